@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { prefixedId } from '../common/schemas';
+import { insertApiKey, unknownChannelIds } from './repository';
+import { apiKeyObject, permission, serializeApiKey } from './schemas';
+
+export const createApiKeyRequest = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().max(500).optional(),
+  channel_ids: z
+    .array(prefixedId('channel'))
+    .max(50)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'Channel ids must be unique.', params: { type: 'INVALID' } })
+    .optional()
+    .meta({ description: 'Channels the key is bound to. Leave out for an account-level key.' }),
+  permissions: z
+    .array(permission)
+    .min(1)
+    .refine((p) => new Set(p).size === p.length, { message: 'Permissions must be unique.', params: { type: 'INVALID' } }),
+});
+
+export const createApiKeyResponse = apiKeyObject.extend({
+  secret: z.string().meta({ description: 'The `asec_…` secret. Shown only in this response; store it now.' }),
+});
+
+export const createApiKey = authorizedProcedure
+  .meta(
+    operation('api-keys/create', {
+      summary: 'Create an API key',
+      description:
+        'Requires an account-level key. A key can grant only permissions it holds itself. 422 CHANNEL_NOT_FOUND when a channel is not the account’s.',
+      accountLevelOnly: true,
+    }),
+  )
+  .input(createApiKeyRequest)
+  .output(createApiKeyResponse)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'api-keys/create', input, async (ctx) => {
+      const beyond = input.permissions.filter((p) => !ctx.principal.permissions.has(p));
+      if (beyond.length > 0) {
+        throw new ApiError('PERMISSION_DENIED', 'An API key cannot grant permissions it does not hold.', { permissions: beyond });
+      }
+      return ctx.transaction(async (tx) => {
+        const channelIds = input.channel_ids ?? [];
+        const unknown = await unknownChannelIds(tx, ctx.principal.accountId, channelIds);
+        if (unknown.length > 0) {
+          throw new ApiError('CHANNEL_NOT_FOUND', 'These channels do not exist in this account.', { channel_ids: unknown });
+        }
+        const { row, secret } = await insertApiKey(tx, {
+          accountId: ctx.principal.accountId,
+          name: input.name,
+          description: input.description,
+          channelIds,
+          permissions: input.permissions,
+          now: ctx.now(),
+        });
+        return { ...serializeApiKey(row), secret };
+      });
+    }),
+  );

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { apiKeyRotationWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
+import type { apiKeyRotationWorkflow } from '../../workflows/api-key-rotation';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { rotateSecret } from './repository';
+import { apiKeyId, apiKeyObject, serializeApiKey } from './schemas';
+
+/** Thirty days: long enough to roll a secret through any deployment, short enough to matter. */
+export const MAX_ROTATION_PERIOD_SECONDS = 30 * 24 * 60 * 60;
+
+export const rotateApiKeyRequest = z.strictObject({
+  id: apiKeyId,
+  rotation_period: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_ROTATION_PERIOD_SECONDS)
+    .meta({ description: 'Seconds during which the previous secret keeps working. 0 revokes it at once.' }),
+});
+
+export const rotateApiKeyResponse = apiKeyObject.extend({
+  rotate_secret: z.string().meta({ description: 'The new `asec_…` secret. Shown only in this response.' }),
+});
+
+export const rotateApiKey = authorizedProcedure
+  .meta(
+    operation('api-keys/rotate', {
+      summary: 'Rotate the secret of an API key',
+      description:
+        'Issues a new secret, valid at once. The previous one stays valid for `rotation_period` seconds, then a durable workflow deactivates it. Rotating again during an overlap revokes the oldest secret immediately.',
+      accountLevelOnly: true,
+    }),
+  )
+  .input(rotateApiKeyRequest)
+  .output(rotateApiKeyResponse)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'api-keys/rotate', input, (ctx) =>
+      ctx.transaction(async (tx) => {
+        const rotated = await rotateSecret(tx, {
+          accountId: ctx.principal.accountId,
+          apiKeyId: input.id,
+          rotationPeriodSeconds: input.rotation_period,
+          now: ctx.now(),
+        });
+        if (!rotated) throw ApiError.notFound('API key', input.id);
+        if (rotated.overlap) {
+          // Started before the commit: if we started after it, a crash in between would lose
+          // the timer. If the commit fails instead, the workflow finds the secret without the
+          // expiry it carries and does nothing.
+          await ctx.temporal.workflow.start<typeof apiKeyRotationWorkflow>('apiKeyRotationWorkflow', {
+            taskQueue: TASK_QUEUE,
+            workflowId: apiKeyRotationWorkflowId(input.id, rotated.issuedRecordId),
+            args: [
+              {
+                apiKeyId: input.id,
+                demotedSecretRecordId: rotated.overlap.demotedSecretRecordId,
+                expiresAt: rotated.overlap.expiresAt.toISOString(),
+                rotationPeriodSeconds: input.rotation_period,
+              },
+            ],
+          });
+        }
+        return { ...serializeApiKey(rotated.row), rotate_secret: rotated.secret };
+      }),
+    ),
+  );

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { formatDateTime, formatOptionalDateTime } from '../../domain/datetime';
+import { PERMISSIONS } from '../../domain/permissions';
+import { dateTime, prefixedId } from '../common/schemas';
+
+export const permission = z.enum(PERMISSIONS).meta({ description: 'A permission `<resource>:<action>`; see docs/permissions.md.' });
+
+/** Section 2.1. */
+export const apiKeyObject = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    rotate_at: dateTime.optional().meta({ description: 'When the overlap of the latest rotation ends and the previous secret stops working.' }),
+    channel_ids: z.array(z.string()).meta({ description: 'Empty for an account-level key, which reaches every channel.' }),
+    permissions: z.array(z.string()),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: 'ApiKey' });
+
+export type ApiKeyObject = z.infer<typeof apiKeyObject>;
+
+export const apiKeyId = prefixedId('apiKey');
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  description: string | null;
+  rotateAt: Date | null;
+  permissions: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  channels: { channelId: string }[];
+}
+
+export function serializeApiKey(row: ApiKeyRow): ApiKeyObject {
+  return {
+    id: row.id,
+    name: row.name,
+    ...(row.description !== null ? { description: row.description } : {}),
+    ...(row.rotateAt ? { rotate_at: formatOptionalDateTime(row.rotateAt) } : {}),
+    channel_ids: row.channels.map((c) => c.channelId).sort(),
+    permissions: row.permissions,
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
+  };
+}

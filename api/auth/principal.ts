@@ -1,0 +1,14 @@
+import type { Permission } from '../../domain/permissions';
+
+/** Who is calling: the API key behind the presented secret. */
+export interface Principal {
+  accountId: string;
+  apiKeyId: string;
+  /** Empty for an account-level key, which reaches every channel. */
+  channelIds: string[];
+  permissions: ReadonlySet<Permission | string>;
+}
+
+export function isAccountLevel(principal: Principal): boolean {
+  return principal.channelIds.length === 0;
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ID_PREFIXES, type IdKind } from '../../domain/ids';
+
+/** A date-time in UTC with a trailing Z and up to six fractional digits (section 1, item 5). */
+export const dateTime = z.iso.datetime({ offset: false, local: false }).meta({
+  description: 'ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.',
+});
+
+export function prefixedId(kind: IdKind) {
+  const prefix = ID_PREFIXES[kind];
+  return z
+    .string()
+    .max(64)
+    .refine((value) => value.startsWith(prefix) && value.length > prefix.length, {
+      message: `Expected an identifier starting with \`${prefix}\`.`,
+      params: { type: 'FORMAT' },
+    })
+    .meta({ description: `Identifier with the prefix \`${prefix}\`.` });
+}
+
+/** The request of every `get`-style operation. */
+export function byIdRequest(kind: IdKind) {
+  return z.strictObject({ id: prefixedId(kind) });
+}

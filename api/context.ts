@@ -1,0 +1,30 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Database } from '../prisma/client';
+import type { RateLimiter } from './rate-limit/token-bucket';
+
+/**
+ * Everything a procedure may use, built without an HTTP request so tests can call
+ * procedures through `createCaller` exactly as the HTTP layer does.
+ */
+export interface Context {
+  db: Database;
+  temporal: TemporalClient;
+  rateLimiter: RateLimiter;
+  requestId: string;
+  /** The raw `Authorization` header. */
+  authorization?: string;
+  /** The raw `Idempotency-Key` header. */
+  idempotencyKey?: string;
+  /** Headers a procedure or middleware adds to its response. */
+  responseHeaders: Record<string, string>;
+  now: () => Date;
+}
+
+export type ContextDependencies = Pick<Context, 'db' | 'temporal' | 'rateLimiter'> & { now?: () => Date };
+
+export function createContext(
+  deps: ContextDependencies,
+  request: { requestId: string; authorization?: string; idempotencyKey?: string },
+): Context {
+  return { ...deps, ...request, now: deps.now ?? (() => new Date()), responseHeaders: {} };
+}

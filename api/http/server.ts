@@ -1,0 +1,119 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { createContext, type ContextDependencies } from '../context';
+import { envelopeOf, toApiError } from '../errors/envelope';
+import { openApiDocument } from '../openapi/document';
+import { referencePage } from '../openapi/reference-page';
+import { appRouter } from '../router';
+import { createCallerFactory } from '../trpc';
+import { procedureTable } from './procedure-table';
+
+/** 1 MiB: far above any legitimate request, small enough that parsing never hurts. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface ServerOptions {
+  bodyLimitBytes?: number;
+  logLevel?: string;
+  publicUrl?: string;
+}
+
+const createCaller = createCallerFactory(appRouter);
+
+type Caller = ReturnType<typeof createCaller>;
+type Callable = (input: unknown) => Promise<unknown>;
+
+function callableAt(caller: Caller, dotted: string): Callable {
+  return dotted.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as Callable;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  const { status, body } = envelopeOf(error);
+  return reply.code(status).type('application/json').send(body);
+}
+
+function parseBody(raw: string): unknown {
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw ApiError.validation(
+      { body: { type: 'FORMAT', message: `Malformed JSON: ${(error as Error).message}` } },
+      'The request body is not valid JSON.',
+    );
+  }
+}
+
+/**
+ * The /v2 HTTP surface: `POST /v2/{resources}/{action}` dispatched to the tRPC procedure whose
+ * OpenAPI meta names that path, every outcome in the section 7.1 envelope, every response
+ * with a `request-id`.
+ */
+export function buildServer(deps: ContextDependencies, options: ServerOptions = {}): FastifyInstance {
+  const app = Fastify({
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
+    genReqId: () => newId('request'),
+    requestIdHeader: false,
+  });
+  const routes = procedureTable(appRouter);
+  const document = openApiDocument(options.publicUrl ?? 'http://localhost:3000');
+  const docsHtml = referencePage(document);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id);
+  });
+
+  // Bodies are read as text and parsed by us, whatever the content type, so malformed JSON
+  // becomes a VALIDATION envelope rather than a framework error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.setErrorHandler((error: { code?: string; statusCode?: number }, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${app.initialConfig.bodyLimit} bytes.`));
+    }
+    if (error.statusCode && error.statusCode < 500) {
+      return sendError(reply, ApiError.validation({ body: { type: 'FORMAT', message: 'The request could not be read.' } }));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, toApiError(error, undefined));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new ApiError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+
+  app.get('/openapi.json', async () => document);
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml));
+  app.get('/health', async () => ({ status: 'ok' }));
+
+  app.post('/v2/:resources/:action', async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const dotted = routes.get(path);
+    if (!dotted) return sendError(reply, new ApiError('NOT_FOUND', `No endpoint POST ${path}.`));
+
+    const ctx = createContext(deps, {
+      requestId: request.id,
+      authorization: header(request, 'authorization'),
+      idempotencyKey: header(request, 'idempotency-key'),
+    });
+    let input: unknown;
+    try {
+      input = parseBody(typeof request.body === 'string' ? request.body : '');
+      const result = await callableAt(createCaller(ctx), dotted)(input);
+      return reply.headers(ctx.responseHeaders).code(200).send(result);
+    } catch (error) {
+      const apiError = toApiError(error, input);
+      if (apiError.code === 'INTERNAL') request.log.error({ err: error, path }, 'procedure failed');
+      return sendError(reply.headers(ctx.responseHeaders), apiError);
+    }
+  });
+
+  return app;
+}

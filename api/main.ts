@@ -1,0 +1,32 @@
+import { Client, Connection } from '@temporalio/client';
+import { createDatabase } from '../prisma/client';
+import { apiConfigFromEnv } from './config';
+import { buildServer } from './http/server';
+
+/** Runs the HTTP API on its own: `DATABASE_URL`, `TEMPORAL_ADDRESS`, `PORT`. */
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required.');
+  const config = apiConfigFromEnv();
+  const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
+  const server = buildServer(
+    { db, temporal, rateLimiter: config.rateLimiter },
+    { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL },
+  );
+  await server.listen({ port: config.port, host: config.host });
+  const stop = async () => {
+    await server.close();
+    await connection.close();
+    await db.$disconnect();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+import type { SchemaObject } from 'openapi3-ts/oas31';
+import { generateOpenApiDocument, type OpenApiRouter } from 'trpc-to-openapi';
+import { appRouter } from '../router';
+
+const ERROR_ENVELOPE: SchemaObject = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: { type: 'string', description: 'VALIDATION, UNAUTHENTICATED, PERMISSION_DENIED, NOT_FOUND, RATE_LIMIT, INTERNAL or an operation-specific 422 code.' },
+    message: { type: 'string' },
+    context: {
+      type: 'object',
+      description: 'VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`.',
+    },
+  },
+};
+
+const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`).',
+  '401': 'UNAUTHENTICATED: missing or invalid API key secret.',
+  '403': 'PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels.',
+  '404': 'NOT_FOUND: the resource or endpoint does not exist.',
+  '413': 'PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing.',
+  '422': 'An operation-specific code: the request conflicts with the current state.',
+  '429': 'RATE_LIMIT: quota exhausted; retry at `context.next_try_at`.',
+  '500': 'INTERNAL: server-side failure; nothing internal is disclosed.',
+};
+
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
+ * The generator's own error shape is replaced by the section 7.1 envelope.
+ */
+export function openApiDocument(baseUrl: string) {
+  // The generator is typed for routers with free-form meta; ours narrows it.
+  const document = generateOpenApiDocument(appRouter as unknown as OpenApiRouter, {
+    title: 'Billing and Payments API',
+    version: '2.0.0',
+    baseUrl,
+    description:
+      'Every operation is `POST /v2/{resources}/{action}` with a JSON body and `Authorization: Bearer asec_…`. Mutating operations accept an `Idempotency-Key` header. Every response carries `request-id`.',
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key secret (asec_…).' } },
+  });
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, Error: ERROR_ENVELOPE } };
+  for (const item of Object.values(document.paths ?? {})) {
+    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[] } }).post;
+    if (!post) continue;
+    const responses: Record<string, unknown> = { '200': post.responses?.['200'] };
+    for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    post.responses = responses;
+  }
+  return document;
+}
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;

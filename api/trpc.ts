@@ -1,0 +1,77 @@
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ApiError } from '../domain/errors';
+import { formatDateTime } from '../domain/datetime';
+import type { Permission } from '../domain/permissions';
+import type { Prisma } from '../prisma/client';
+import { authenticate } from './auth/authenticate';
+import { isAccountLevel } from './auth/principal';
+import type { Context } from './context';
+
+export type Meta = OpenApiMeta<{
+  permission: Permission;
+  /** Section 5.1 item 5: the operation refuses channel-bound keys. */
+  accountLevelOnly?: boolean;
+}>;
+
+const t = initTRPC.context<Context>().meta<Meta>().create({ isDev: false });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export type Transaction = Prisma.TransactionClient;
+
+/**
+ * Authentication (401), then authorization (403), then the rate limit (429), all before the
+ * input is parsed, so a caller learns nothing about the payload it may not send.
+ */
+export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+  if (!meta) throw new Error('Every procedure declares its meta: permission and OpenAPI path.');
+  const principal = await authenticate(ctx.db, ctx.authorization, ctx.now());
+  if (meta.accountLevelOnly && !isAccountLevel(principal)) {
+    throw new ApiError('PERMISSION_DENIED', 'This operation requires an account-level API key.');
+  }
+  if (!principal.permissions.has(meta.permission)) {
+    throw new ApiError('PERMISSION_DENIED', `This API key lacks the permission ${meta.permission}.`, {
+      required_permission: meta.permission,
+    });
+  }
+  const decision = ctx.rateLimiter.take(principal.apiKeyId, meta.permission, ctx.now().getTime());
+  if (!decision.allowed) {
+    throw new ApiError('RATE_LIMIT', `Too many ${meta.permission} requests for this API key.`, {
+      next_try_at: formatDateTime(decision.retryAt),
+    });
+  }
+  return next({
+    ctx: {
+      principal,
+      transaction: <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => ctx.db.$transaction(work),
+    },
+  });
+});
+
+export type AuthorizedContext = Context & {
+  principal: Awaited<ReturnType<typeof authenticate>>;
+  /** Runs `work` in one database transaction; under an Idempotency-Key it also stores the response. */
+  transaction: <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
+};
+
+/** The procedure meta for `POST /v2/{resources}/{action}`; the permission is `{resources}:{action}`. */
+export function operation(
+  path: `${string}/${string}`,
+  options: { summary: string; description?: string; accountLevelOnly?: boolean; permission?: Permission },
+): Meta {
+  const [resources] = path.split('/');
+  return {
+    permission: options.permission ?? (path.replace('/', ':') as Permission),
+    accountLevelOnly: options.accountLevelOnly,
+    openapi: {
+      method: 'POST',
+      path: `/v2/${path}`,
+      summary: options.summary,
+      description: options.description,
+      tags: [resources!],
+      protect: true,
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { eventTypeOf } from './outbox-event';
+
+/** Section 6.2: every event the platform emits, by its catalogue name. */
+export const EVENT_NAMES = [
+  'InvoiceCreated',
+  'InvoiceUpdated',
+  'InvoiceFinalized',
+  'InvoiceFinalizationFailed',
+  'InvoicePaid',
+  'InvoiceVoided',
+  'InvoiceDeleted',
+  'InvoicePaymentFailed',
+  'InvoicePaymentRefunded',
+  'InvoiceDunningStarted',
+  'InvoiceUnpaid',
+  'SubscriptionCreated',
+  'SubscriptionUpdated',
+  'SubscriptionScheduledForCancellation',
+  'SubscriptionCancelled',
+  'SubscriptionTrialActivated',
+  'SubscriptionActivated',
+  'SubscriptionExpired',
+  'SubscriptionRedemptionStarted',
+  'SubscriptionUnpaid',
+  'SubscriptionRenewed',
+  'CustomerCreated',
+  'CustomerUpdated',
+  'PaymentInstrumentCreated',
+  'PaymentInstrumentRevoked',
+  'PaymentInstrumentExpired',
+  'RoutingConfigVersionPublished',
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The wire `event_type`: `InvoiceDeleted` is `INVOICE_DELETED`, as the spec shows for three of them. */
+export const EVENT_TYPES: Record<EventName, string> = Object.fromEntries(
+  EVENT_NAMES.map((name) => [name, eventTypeOf(name)]),
+) as Record<EventName, string>;

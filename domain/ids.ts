@@ -1,0 +1,36 @@
+import { monotonicFactory } from 'ulid';
+
+/** Type prefixes of section 1, item 7, plus the platform's own records the spec does not name. */
+export const ID_PREFIXES = {
+  account: 'acct_',
+  apiKey: 'akey_',
+  apiKeySecret: 'asec_',
+  apiKeySecretRecord: 'aksr_',
+  channel: 'chn_',
+  customer: 'cust_',
+  event: 'evt_',
+  invoice: 'inv_',
+  subscription: 'subs_',
+  subscriptionLineItem: 'slit_',
+  paymentInstrument: 'pi_',
+  request: 'req_',
+  taxCategory: 'taxc_',
+  settlement: 'sttl_',
+  monthlyStatement: 'msttm_',
+  legalEntity: 'le_',
+  webhookSecret: 'wsec_',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+// Monotonic ULIDs sort by creation time even within one millisecond, so ordering by id
+// is ordering by creation, which keyset pagination relies on.
+const nextUlid = monotonicFactory();
+
+export function newId(kind: IdKind, at: number = Date.now()): string {
+  return `${ID_PREFIXES[kind]}${nextUlid(at).toLowerCase()}`;
+}
+
+export function hasPrefix(kind: IdKind, value: string): boolean {
+  return value.startsWith(ID_PREFIXES[kind]) && value.length > ID_PREFIXES[kind].length;
+}

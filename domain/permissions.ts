@@ -1,0 +1,62 @@
+/**
+ * Every permission a key can hold, `<resource>:<action>` as section 5.1 item 7 describes:
+ * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
+ * needs `customers:update`. Published in docs/permissions.md; a test keeps both in step
+ * with the router.
+ */
+export const PERMISSIONS = [
+  'api-keys:create',
+  'api-keys:list',
+  'api-keys:get',
+  'api-keys:rotate',
+  'invoices:create',
+  'invoices:update',
+  'invoices:finalize',
+  'invoices:void',
+  'invoices:delete',
+  'invoices:get',
+  'invoices:list',
+  'invoices:pay',
+  'subscriptions:create',
+  'subscriptions:get',
+  'subscriptions:list',
+  'subscriptions:cancel',
+  'subscriptions:delete-cancellation',
+  'subscriptions:update',
+  'customers:create',
+  'customers:get',
+  'customers:list',
+  'customers:update',
+  'payment-instruments:get',
+  'payment-instruments:list',
+  'payment-instruments:revoke',
+  'antifraud-lists:create',
+  'antifraud-lists:update',
+  'antifraud-lists:list',
+  'antifraud-lists:get',
+  'antifraud-lists:create-item',
+  'antifraud-lists:delete-item',
+  'antifraud-lists:list-item',
+  'monthly-statements:list',
+  'settlements:get',
+  'reports:create',
+  'reports:download',
+  'reports:list',
+  'routing-configs:get',
+  'routing-configs:get-version',
+  'routing-configs:list',
+  'webhooks:create',
+  'webhooks:list',
+  'webhooks:get',
+  'webhooks:patch',
+  'webhooks:delete',
+  'webhooks:rotate-key',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+const known: ReadonlySet<string> = new Set(PERMISSIONS);
+
+export function isPermission(value: string): value is Permission {
+  return known.has(value);
+}

@@ -1,0 +1,10 @@
+/**
+ * Workflow ids are how operators find a process in the Temporal UI: the resource's own id
+ * first, then what the workflow does, so `WorkflowId STARTS_WITH "akey_…"` lists them all.
+ */
+export const TASK_QUEUE = 'billing';
+
+/** One per rotation, named by the secret the rotation issued. */
+export function apiKeyRotationWorkflowId(apiKeyId: string, issuedSecretRecordId: string): string {
+  return `${apiKeyId}/rotation/${issuedSecretRecordId}`;
+}

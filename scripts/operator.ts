@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { PERMISSIONS } from '../domain/permissions';
+import { createDatabase } from '../prisma/client';
+import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
+
+const USAGE = `Operator commands (DATABASE_URL must point at the platform's database):
+  npm run operator -- create-account --name "Acme"
+  npm run operator -- create-channel --account acct_… --name "Web shop"
+  npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
+  npm run operator -- permissions`;
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' } },
+  });
+  const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
+  const required = (value: string | undefined, flag: string) => {
+    if (!value) throw new Error(`--${flag} is required.\n${USAGE}`);
+    return value;
+  };
+  if (command === 'permissions') {
+    console.log(PERMISSIONS.join('\n'));
+    return;
+  }
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres:postgres@127.0.0.1:5433/billing';
+  const db = createDatabase(databaseUrl, 2);
+  try {
+    switch (command) {
+      case 'create-account':
+        console.log(JSON.stringify(await createAccount(db, required(values.name, 'name'))));
+        break;
+      case 'create-channel':
+        console.log(JSON.stringify(await createChannel(db, required(values.account, 'account'), required(values.name, 'name'))));
+        break;
+      case 'create-key': {
+        const permissions = list(values.permissions);
+        const unknown = permissions?.filter((p) => !(PERMISSIONS as readonly string[]).includes(p)) ?? [];
+        if (unknown.length) throw new Error(`Unknown permissions: ${unknown.join(', ')} (see: npm run operator -- permissions)`);
+        const { row, secret } = await createOperatorApiKey(db, {
+          accountId: required(values.account, 'account'),
+          name: required(values.name, 'name'),
+          channelIds: list(values.channels),
+          permissions,
+        });
+        console.log(JSON.stringify({ id: row.id, channel_ids: row.channels.map((c) => c.channelId), permissions: row.permissions }));
+        console.log(`secret (shown once): ${secret}`);
+        break;
+      }
+      default:
+        console.log(USAGE);
+        process.exitCode = command ? 1 : 0;
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { apiConfigFromEnv } from '../api/config';
+import { buildServer } from '../api/http/server';
+import { createDatabase } from '../prisma/client';
+import { createWorker } from '../worker/create-worker';
+import { applyPendingMigrations } from './db/migrations';
+import { bootstrapFirstAccount } from './operator/accounts';
+import { ensureDatabase, startEmbeddedPostgres } from './postgres/embedded';
+import { ensureTemporalCli, startTemporalDevServer } from './temporal/cli';
+
+const ROOT = resolve(__dirname, '..');
+const DATA_DIR = resolve(process.env.DATA_DIR ?? join(ROOT, '.data'));
+const log = (message: string) => console.log(`[start] ${message}`);
+
+/**
+ * `npm start`: the whole platform on embedded defaults. PostgreSQL and the Temporal dev
+ * server are started here unless DATABASE_URL / TEMPORAL_ADDRESS point elsewhere; the worker
+ * and the API run in this process. Ctrl-C stops everything in reverse order.
+ */
+async function main(): Promise<void> {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const stops: Array<() => Promise<unknown>> = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping…');
+    for (const stop of stops.reverse()) {
+      await stop().catch((error) => console.error('[start] while stopping:', error));
+    }
+    log('stopped');
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  try {
+    let databaseUrl = process.env.DATABASE_URL;
+    if (!databaseUrl) {
+      const port = Number(process.env.POSTGRES_PORT ?? 5433);
+      const postgres = await startEmbeddedPostgres({ dataDir: join(DATA_DIR, 'postgres'), port, persistent: true });
+      stops.push(() => postgres.stop());
+      await ensureDatabase(postgres.adminUrl, 'billing');
+      databaseUrl = postgres.urlFor('billing');
+      log(`PostgreSQL on 127.0.0.1:${port} (data in ${join(DATA_DIR, 'postgres')})`);
+    }
+    const applied = await applyPendingMigrations(databaseUrl);
+    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+
+    let temporalAddress = process.env.TEMPORAL_ADDRESS;
+    let temporalUi = process.env.TEMPORAL_UI_URL ?? '(external Temporal: see its own UI)';
+    if (!temporalAddress) {
+      await ensureTemporalCli();
+      const temporal = await startTemporalDevServer({ dataDir: DATA_DIR });
+      stops.push(() => temporal.stop());
+      temporalAddress = temporal.address;
+      temporalUi = temporal.uiUrl;
+    }
+
+    const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
+    stops.push(() => db.$disconnect());
+    const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+
+    const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+    stops.push(() => workerConnection.close());
+    const worker = await createWorker({ connection: workerConnection, db, namespace });
+    const workerRun = worker.run();
+    stops.push(async () => {
+      worker.shutdown();
+      await workerRun;
+    });
+
+    const clientConnection = await Connection.connect({ address: temporalAddress });
+    stops.push(() => clientConnection.close());
+    const config = apiConfigFromEnv();
+    const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${config.port}`;
+    const server = buildServer(
+      { db, temporal: new Client({ connection: clientConnection, namespace }), rateLimiter: config.rateLimiter },
+      { bodyLimitBytes: config.bodyLimitBytes, logLevel: process.env.LOG_LEVEL ?? 'warn', publicUrl },
+    );
+    await server.listen({ port: config.port, host: config.host });
+    stops.push(() => server.close());
+
+    const bootstrap = await bootstrapFirstAccount(db);
+    if (bootstrap) {
+      log('first start: created an account, a default channel and an account-level key with every permission');
+      log(`  account ${bootstrap.accountId}, channel ${bootstrap.channelId}, key ${bootstrap.apiKeyId}`);
+      log(`  secret (shown once, store it now): ${bootstrap.secret}`);
+    }
+    log(`API          ${publicUrl}/v2/…`);
+    log(`API docs     ${publicUrl}/docs  (OpenAPI: ${publicUrl}/openapi.json)`);
+    log(`Temporal UI  ${temporalUi}`);
+    log('ready; Ctrl-C stops everything');
+    workerRun.catch((error) => {
+      console.error('[start] worker failed:', error);
+      void stopAll(1);
+    });
+  } catch (error) {
+    console.error('[start] failed:', error);
+    await stopAll(1);
+  }
+}
+
+void main();

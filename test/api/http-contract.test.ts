@@ -1,0 +1,149 @@
+import { buildServer } from '../../api/http/server';
+import { RateLimiter } from '../../api/rate-limit/token-bucket';
+import { createDatabase } from '../../prisma/client';
+import { startPlatform, type Platform } from '../support/platform';
+
+let platform: Platform;
+
+beforeAll(async () => {
+  platform = await startPlatform({ bodyLimitBytes: 4096 });
+});
+
+afterAll(() => platform?.stop());
+
+const REQUEST_ID = /^req_[0-9a-z]{26}$/;
+
+describe('the /v2 error envelope over real HTTP', () => {
+  it('answers malformed JSON with 400 VALIDATION and a constraint on the body', async () => {
+    const res = await platform.call('/v2/api-keys/get', undefined, { rawBody: '{"id": "akey_1",' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION');
+    expect(res.body.context.constraints.body.type).toBe('FORMAT');
+    expect(res.headers.get('request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('keys constraints by field path with REQUIRED, TYPE, MIN, MAX, ENUM, FORMAT and UNKNOWN_FIELD', async () => {
+    const missing = await platform.call('/v2/api-keys/get', {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.context.constraints.id).toEqual({ type: 'REQUIRED', message: expect.any(String) });
+
+    const wrongType = await platform.call('/v2/api-keys/get', { id: 42 });
+    expect(wrongType.body.context.constraints.id.type).toBe('TYPE');
+
+    const wrongPrefix = await platform.call('/v2/api-keys/get', { id: 'cust_123' });
+    expect(wrongPrefix.body.context.constraints.id.type).toBe('FORMAT');
+
+    const outOfRange = await platform.call('/v2/api-keys/list', { pagination: { page_size: 0 } });
+    expect(outOfRange.body.context.constraints['pagination.page_size'].type).toBe('MIN');
+
+    const tooBig = await platform.call('/v2/api-keys/list', { pagination: { page_size: 1000 } });
+    expect(tooBig.body.context.constraints['pagination.page_size'].type).toBe('MAX');
+
+    const unknownEnum = await platform.call('/v2/api-keys/create', { name: 'x', permissions: ['invoices:explode'] });
+    expect(unknownEnum.status).toBe(400);
+    expect(unknownEnum.body.context.constraints['permissions[0]'].type).toBe('ENUM');
+
+    const badOperator = await platform.call('/v2/api-keys/list', { filters: { name: { operator: 'RANGE', value: 'x' } } });
+    expect(badOperator.body.context.constraints['filters.name.operator'].type).toBe('ENUM');
+
+    const badDate = await platform.call('/v2/api-keys/list', {
+      filters: { created_at: { operator: 'RANGE', value: { from: '2026-13-01' } } },
+    });
+    expect(badDate.body.context.constraints['filters.created_at.value.from'].type).toBe('FORMAT');
+
+    const unknownField = await platform.call('/v2/api-keys/get', { id: 'akey_x', colour: 'red' });
+    expect(unknownField.body.context.constraints.colour.type).toBe('UNKNOWN_FIELD');
+  });
+
+  it('answers 401 UNAUTHENTICATED for a missing, malformed or unknown secret', async () => {
+    for (const secret of [null, 'not-a-secret', `asec_${'A'.repeat(59)}`]) {
+      const res = await platform.call('/v2/api-keys/list', {}, { secret });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: 'UNAUTHENTICATED', message: expect.any(String) });
+    }
+  });
+
+  it('authenticates before it validates, so an anonymous caller learns nothing about the payload', async () => {
+    const res = await platform.call('/v2/api-keys/get', { id: 5 }, { secret: null });
+    expect(res.status).toBe(401);
+  });
+
+  it('answers 404 NOT_FOUND for an unknown resource, an unknown action, another method and another path', async () => {
+    const cases = [
+      platform.call('/v2/api-keys/get', { id: 'akey_01jdoesnotexist000000000000' }),
+      platform.call('/v2/api-keys/explode', {}),
+      platform.call('/v2/unicorns/list', {}),
+      fetch(`${platform.baseUrl}/v2/api-keys/list`).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() })),
+      platform.call('/v3/api-keys/list', {}),
+    ];
+    for (const res of await Promise.all(cases)) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('NOT_FOUND');
+      expect(res.headers.get('request-id')).toMatch(REQUEST_ID);
+    }
+  });
+
+  it('refuses an oversized body before parsing it', async () => {
+    const res = await platform.call('/v2/api-keys/list', undefined, { rawBody: `{"pad":"${'x'.repeat(8192)}"}` });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(res.headers.get('request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('answers 500 INTERNAL without leaking what failed', async () => {
+    const broken = createDatabase('postgresql://nobody:secret-password@127.0.0.1:1/none');
+    const server = buildServer({ db: broken, temporal: platform.env.client, rateLimiter: new RateLimiter(() => ({ ratePerSecond: 1, burst: 1 })) });
+    try {
+      const res = await server.inject({
+        method: 'POST',
+        url: '/v2/api-keys/list',
+        headers: { authorization: `Bearer ${platform.rootSecret}`, 'content-type': 'application/json' },
+        payload: '{}',
+      });
+      expect(res.statusCode).toBe(500);
+      const body = res.json();
+      expect(body).toEqual({ code: 'INTERNAL', message: expect.any(String) });
+      expect(res.body).not.toMatch(/secret-password|127\.0\.0\.1|ECONNREFUSED|at /);
+      expect(res.headers['request-id']).toMatch(REQUEST_ID);
+    } finally {
+      await server.close();
+      await broken.$disconnect();
+    }
+  });
+
+  it('serves the OpenAPI 3.1 document and a reference page built from the same schemas', async () => {
+    const document: any = await (await fetch(`${platform.baseUrl}/openapi.json`)).json();
+    expect(document.openapi).toMatch(/^3\.1/);
+    const rotate = document.paths['/v2/api-keys/rotate'].post;
+    expect(rotate.requestBody.content['application/json'].schema.required).toEqual(['id', 'rotation_period']);
+    expect(Object.keys(rotate.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '422', '429', '500']));
+    const page = await (await fetch(`${platform.baseUrl}/docs`)).text();
+    expect(page).toContain('/v2/api-keys/rotate');
+    expect(page).toContain('rotation_period');
+  });
+});
+
+describe('rate limits', () => {
+  let limited: Platform;
+  beforeAll(async () => {
+    limited = await startPlatform({ quota: { ratePerSecond: 0.5, burst: 2 } });
+  });
+  afterAll(() => limited?.stop());
+
+  it('answers 429 RATE_LIMIT with next_try_at once a key exhausts its bucket for an operation', async () => {
+    expect((await limited.call('/v2/api-keys/list', {})).status).toBe(200);
+    expect((await limited.call('/v2/api-keys/list', {})).status).toBe(200);
+    const before = Date.now();
+    const refused = await limited.call('/v2/api-keys/list', {});
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMIT');
+    const nextTry = refused.body.context.next_try_at as string;
+    expect(nextTry).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(Date.parse(nextTry)).toBeGreaterThan(before);
+    expect(Date.parse(nextTry)).toBeLessThanOrEqual(before + 2_500);
+
+    // Buckets are per operation: another operation of the same key still has its own.
+    const other = await limited.call('/v2/api-keys/get', { id: 'akey_01jdoesnotexist000000000000' });
+    expect(other.status).toBe(404);
+  });
+});

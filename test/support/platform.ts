@@ -1,0 +1,107 @@
+import type { AddressInfo } from 'node:net';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../../api/http/server';
+import { RateLimiter, type Quota } from '../../api/rate-limit/token-bucket';
+import type { Database } from '../../prisma/client';
+import { createWorker } from '../../worker/create-worker';
+import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
+import { createTestDatabase, type TestDatabase } from './database';
+import { createTestWorkflowEnvironment } from './temporal';
+
+export interface CallOptions {
+  secret?: string | null;
+  headers?: Record<string, string>;
+  rawBody?: string;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface Platform {
+  db: Database;
+  env: TestWorkflowEnvironment;
+  server: FastifyInstance;
+  baseUrl: string;
+  accountId: string;
+  channelIds: [string, string, string];
+  /** An account-level key with every permission. */
+  rootSecret: string;
+  call<T = any>(path: string, body?: unknown, options?: CallOptions): Promise<ApiResponse<T>>;
+  restartWorker(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  quota?: Quota;
+  bodyLimitBytes?: number;
+}
+
+/**
+ * The real platform for one test file: its own database, the Temporal time-skipping server,
+ * the worker and the HTTP API on a free port, plus an account with three channels.
+ */
+export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
+  const database: TestDatabase = await createTestDatabase();
+  const env = await createTestWorkflowEnvironment();
+  const { db } = database;
+  const workflowBundle = { codePath: process.env.TEST_WORKFLOW_BUNDLE! };
+
+  let worker: Worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle });
+  let running = worker.run();
+
+  const quota = options.quota ?? { ratePerSecond: 10_000, burst: 10_000 };
+  const server = buildServer(
+    { db, temporal: env.client, rateLimiter: new RateLimiter(() => quota) },
+    { bodyLimitBytes: options.bodyLimitBytes },
+  );
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+
+  const account = await createAccount(db, 'Test account');
+  const channels = await Promise.all(['one', 'two', 'three'].map((name) => createChannel(db, account.id, name)));
+  const root = await createOperatorApiKey(db, { accountId: account.id, name: 'root' });
+
+  const call = async <T>(path: string, body: unknown = {}, opts: CallOptions = {}): Promise<ApiResponse<T>> => {
+    const secret = opts.secret === undefined ? root.secret : opts.secret;
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(secret ? { authorization: `Bearer ${secret}` } : {}),
+        ...opts.headers,
+      },
+      body: opts.rawBody ?? JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+
+  return {
+    db,
+    env,
+    server,
+    baseUrl,
+    accountId: account.id,
+    channelIds: channels.map((c) => c.id) as [string, string, string],
+    rootSecret: root.secret,
+    call,
+    async restartWorker() {
+      worker.shutdown();
+      await running;
+      worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle });
+      running = worker.run();
+    },
+    async stop() {
+      await server.close();
+      worker.shutdown();
+      await running;
+      await env.teardown();
+      await database.drop();
+    },
+  };
+}

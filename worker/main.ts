@@ -1,0 +1,21 @@
+import { NativeConnection } from '@temporalio/worker';
+import { createDatabase } from '../prisma/client';
+import { createWorker } from './create-worker';
+
+/** Runs the worker on its own: `DATABASE_URL` and `TEMPORAL_ADDRESS` say where everything is. */
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required.');
+  const db = createDatabase(databaseUrl);
+  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  const worker = await createWorker({ connection, db, namespace: process.env.TEMPORAL_NAMESPACE });
+  // The SDK shuts the worker down gracefully on SIGINT and SIGTERM; run() resolves after it drains.
+  await worker.run();
+  await connection.close();
+  await db.$disconnect();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,1 @@
+export { apiKeyRotationWorkflow } from './api-key-rotation';
