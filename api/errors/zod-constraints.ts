@@ -57,9 +57,9 @@ function entriesOf(issue: Issue, input: unknown): Array<[string, Constraint]> {
   if (issue.code === 'invalid_union') {
     const discriminator = (issue as { discriminator?: string }).discriminator;
     if (discriminator) {
-      const path = [...issue.path, discriminator];
-      const missing = valueAt(input, path) === undefined;
-      return [[formatPath(path), { type: missing ? 'REQUIRED' : 'ENUM', message: missing ? 'Required.' : `Unsupported value for \`${discriminator}\`.` }]];
+      // Zod puts the discriminator at the end of the path already.
+      const missing = valueAt(input, issue.path) === undefined;
+      return [[formatPath(issue.path), { type: missing ? 'REQUIRED' : 'ENUM', message: issue.message }]];
     }
     // Report the branch that got furthest: its first issue is the most specific complaint.
     const branches = issue.errors.filter((branch) => branch.length > 0);

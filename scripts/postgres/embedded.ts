@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { chmod } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 export interface EmbeddedPostgresHandle {
   /** Superuser URL of the `postgres` database; swap the path for another database. */
@@ -35,6 +37,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onLog: () => undefined,
     postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
   });
+  // As root the package runs PostgreSQL as a `postgres` user, which must be able to reach the
+  // data directory's parent.
+  if (process.getuid?.() === 0) await chmod(dirname(options.dataDir), 0o755);
   if (!existsSync(`${options.dataDir}/PG_VERSION`)) await server.initialise();
   await server.start();
   const urlFor = (database: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;

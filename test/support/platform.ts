@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter, type Quota } from '../../api/rate-limit/token-bucket';
@@ -45,14 +45,24 @@ export interface PlatformOptions {
  * The real platform for one test file: its own database, the Temporal time-skipping server,
  * the worker and the HTTP API on a free port, plus an account with three channels.
  */
+let runtimeInstalled = false;
+
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
   const database: TestDatabase = await createTestDatabase();
   const env = await createTestWorkflowEnvironment();
   const { db } = database;
   const workflowBundle = { codePath: process.env.TEST_WORKFLOW_BUNDLE! };
+  // No workflow cache: each task replays the whole history, so every test also proves replay
+  // determinism, and a restarted worker never waits on the sticky queue of the one it replaced
+  // (the time-skipping server does not move time while such a task is outstanding).
 
-  let worker: Worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle });
+  let worker: Worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle, maxCachedWorkflows: 0 });
   let running = worker.run();
+  const draining: Promise<void>[] = [];
 
   const quota = options.quota ?? { ratePerSecond: 10_000, burst: 10_000 };
   const server = buildServer(
@@ -91,15 +101,17 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     rootSecret: root.secret,
     call,
     async restartWorker() {
+      // The old worker stops taking tasks at once; its pending long polls against the test
+      // server can take a minute to return, so its drain finishes in the background.
       worker.shutdown();
-      await running;
-      worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle });
+      draining.push(running);
+      worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle, maxCachedWorkflows: 0 });
       running = worker.run();
     },
     async stop() {
       await server.close();
       worker.shutdown();
-      await running;
+      await Promise.all([running, ...draining]);
       await env.teardown();
       await database.drop();
     },

@@ -1,0 +1,116 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createDatabase } from '../../prisma/client';
+import { applyPendingMigrations } from '../db/migrations';
+import { createAccount, createOperatorApiKey } from '../operator/accounts';
+import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
+import { freePort } from '../postgres/free-port';
+
+/**
+ * `npm run bench:api`: an authenticated `api-keys/get` under load from a separate process
+ * (autocannon), beside `pgbench -S` against the same PostgreSQL in the same run, so the API's
+ * figure reads against the machine's own ceiling.
+ */
+const ROOT = resolve(__dirname, '../..');
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
+  const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error('the API process exited early');
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the API did not become healthy');
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-api-'));
+  const pgPort = await freePort();
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
+  let api: ChildProcess | undefined;
+  try {
+    await ensureDatabase(postgres.adminUrl, 'bench');
+    const databaseUrl = postgres.urlFor('bench');
+    await applyPendingMigrations(databaseUrl);
+    const db = createDatabase(databaseUrl, 2);
+    const account = await createAccount(db, 'bench');
+    const { row, secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
+    await db.$disconnect();
+
+    const port = await freePort();
+    api = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api/main.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: '20',
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 1e9, burst: 1e9 } }),
+      },
+    });
+    await waitForHealth(`http://127.0.0.1:${port}/health`, api);
+
+    const url = `http://127.0.0.1:${port}/v2/api-keys/get`;
+    const check = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: row.id }),
+    });
+    if (check.status !== 200) throw new Error(`api-keys/get answered ${check.status}`);
+
+    const autocannonArgs = (duration: number) => [
+      require.resolve('autocannon/autocannon.js'),
+      '--json',
+      '-c', String(CONNECTIONS),
+      '-d', String(duration),
+      '-m', 'POST',
+      '-H', `authorization=Bearer ${secret}`,
+      '-H', 'content-type=application/json',
+      '-b', JSON.stringify({ id: row.id }),
+      url,
+    ];
+    run(process.execPath, autocannonArgs(3));
+    const report = JSON.parse(run(process.execPath, autocannonArgs(DURATION_S)));
+    const non2xx = report.non2xx + report.errors;
+
+    const pgEnv = { ...process.env, PGPASSWORD: 'postgres' };
+    const pgArgs = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres'];
+    run('pgbench', [...pgArgs, '-i', '-q', '-s', '10', 'bench'], pgEnv);
+    const pgOut = run('pgbench', [...pgArgs, '-S', '-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION_S), 'bench'], pgEnv);
+    const pgTps = Number(/tps = ([\d.]+)/.exec(pgOut)?.[1]);
+    const pgLatency = Number(/latency average = ([\d.]+) ms/.exec(pgOut)?.[1]);
+
+    const rps = report.requests.average;
+    console.log('');
+    console.log(`api-keys/get (authenticated), ${CONNECTIONS} connections, ${DURATION_S}s, load from a separate process:`);
+    console.log(`  requests/s  ${rps.toFixed(0)}   p50 ${report.latency.p50} ms   p99 ${report.latency.p99} ms   non-2xx/errors ${non2xx}`);
+    console.log(`pgbench -S (select-only), same PostgreSQL, ${CONNECTIONS} clients, ${DURATION_S}s:`);
+    console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
+    console.log(`ratio API / pgbench -S: ${(rps / pgTps).toFixed(3)}`);
+  } finally {
+    api?.kill('SIGTERM');
+    await postgres.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Brings a checkout to a runnable state from the registries alone: npm packages (when the
+# lockfile changed since the last install) and the generated Prisma client. Idempotent and
+# fast when nothing changed, so `npm start` and `npm test` both begin with it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stamp=node_modules/.install-stamp
+lock_hash=$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  # `npm install`, not `npm ci`: this npm writes lockfiles without the optional per-platform
+  # packages, which `npm ci` then calls out of sync. The lockfile still pins every version.
+  echo "[install] npm install"
+  npm install --no-audit --no-fund --loglevel=error
+  cat package.json package-lock.json | sha256sum | cut -d' ' -f1 > "$stamp"
+fi
+
+schema_hash=$(cat prisma/schema.prisma package-lock.json | sha256sum | cut -d' ' -f1)
+if [ ! -f generated/.schema-stamp ] || [ "$(cat generated/.schema-stamp)" != "$schema_hash" ]; then
+  echo "[install] prisma generate"
+  npx tsx scripts/db/generate.ts
+  echo "$schema_hash" > generated/.schema-stamp
+fi

@@ -1,0 +1,246 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+const TOOLS_BIN = path.join(PROJECT_ROOT, '.tools', 'bin');
+// The newest CLI release whose go.mod has no `replace` directive, so `go install` still works.
+const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+const IP = '127.0.0.1';
+const READY_TIMEOUT_MS = 90_000;
+const STOP_GRACE_MS = 10_000;
+
+let pendingCli: Promise<string> | undefined;
+
+/**
+ * Path of a `temporal` CLI: the one on PATH, else the project's cached build, else a fresh
+ * `go install` into `.tools/bin` (the CLI's release downloads are unreachable here).
+ */
+export function ensureTemporalCli(): Promise<string> {
+  pendingCli ??= locateOrInstallCli().catch((err: unknown) => {
+    pendingCli = undefined;
+    throw err;
+  });
+  return pendingCli;
+}
+
+async function locateOrInstallCli(): Promise<string> {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, 'temporal');
+    if (await isExecutable(candidate)) return candidate;
+  }
+  const cached = path.join(TOOLS_BIN, 'temporal');
+  if (await isExecutable(cached)) return cached;
+  await goInstallCli();
+  return cached;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function goInstallCli(): Promise<void> {
+  log(`temporal CLI not found; building ${CLI_MODULE} into ${TOOLS_BIN} (the first build takes several minutes)`);
+  await mkdir(TOOLS_BIN, { recursive: true });
+  const started = Date.now();
+  const child = spawn('go', ['install', CLI_MODULE], {
+    env: { ...process.env, GOBIN: TOOLS_BIN },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  // go prints nothing while compiling, which looks like a hang without a heartbeat.
+  const heartbeat = setInterval(() => {
+    log(`still building temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`);
+  }, 30_000);
+  try {
+    const exit = await waitForExit(child);
+    if (exit.code !== 0) {
+      throw new Error(`go install ${CLI_MODULE} failed (${describeExit(exit)})`);
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+  log(`built temporal CLI in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+export interface DevServerOptions {
+  /** Holds the SQLite database (so workflows survive restarts) and the server log. */
+  dataDir: string;
+  port?: number;
+  uiPort?: number;
+  namespace?: string;
+}
+
+export interface DevServer {
+  /** gRPC frontend, `host:port`. */
+  address: string;
+  uiUrl: string;
+  /** Graceful stop; resolves once the process has exited. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `temporal server start-dev` with the Web UI, persisted under `dataDir`, and resolves
+ * once its frontend answers for `namespace`.
+ */
+export async function startTemporalDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const port = opts.port ?? 7233;
+  const uiPort = opts.uiPort ?? 8233;
+  const namespace = opts.namespace ?? 'default';
+  const address = `${IP}:${port}`;
+
+  // Otherwise the readiness probe below could be answered by a server left over from an earlier run.
+  for (const p of [port, uiPort]) {
+    if (await isListening(p)) {
+      throw new Error(`Port ${IP}:${p} is already in use; is another Temporal dev server still running?`);
+    }
+  }
+
+  const cli = await ensureTemporalCli();
+  await mkdir(opts.dataDir, { recursive: true });
+  const logPath = path.join(opts.dataDir, 'temporal.log');
+  const logFile = await open(logPath, 'a');
+  await logFile.write(`\n--- ${new Date().toISOString()} starting temporal dev server on ${address}\n`);
+
+  const child = spawn(
+    cli,
+    [
+      'server',
+      'start-dev',
+      '--db-filename',
+      path.join(opts.dataDir, 'temporal.sqlite'),
+      '--ip',
+      IP,
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--namespace',
+      namespace,
+      '--log-level',
+      'warn',
+      '--color',
+      'never',
+      // Nothing outside the package registries is reachable, so the version check would only log failures.
+      '--dynamic-config-value',
+      'frontend.enableServerVersionCheck=false',
+    ],
+    { stdio: ['ignore', logFile.fd, logFile.fd] },
+  );
+  // The child holds its own copy of the descriptor.
+  await logFile.close();
+
+  const exited = waitForExit(child);
+  // If this process exits without calling stop() (e.g. an uncaught error), the server must not outlive it.
+  const killOnExit = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', killOnExit);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      process.removeListener('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      // SIGTERM lets the server close SQLite cleanly; SIGKILL only if it hangs.
+      child.kill('SIGTERM');
+      const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(forceKill);
+    })();
+    return stopping;
+  };
+
+  try {
+    await waitUntilReady(address, namespace, exited, logPath);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, uiUrl: `http://${IP}:${uiPort}`, stop };
+}
+
+async function waitUntilReady(
+  address: string,
+  namespace: string,
+  exited: Promise<ExitResult>,
+  logPath: string,
+): Promise<void> {
+  let exit: ExitResult | undefined;
+  void exited.then((e) => {
+    exit = e;
+  });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (exit) {
+      throw new Error(
+        `temporal dev server exited before becoming ready (${describeExit(exit)}).\n` +
+          `Last lines of ${logPath}:\n${await tail(logPath)}`,
+      );
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+      try {
+        // Namespaces are registered during start-up, so the frontend can answer before ours exists.
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+    }
+    await delay(250);
+  }
+  throw new Error(
+    `temporal dev server on ${address} not ready after ${READY_TIMEOUT_MS / 1000} s: ${String(lastError)}\n` +
+      `Last lines of ${logPath}:\n${await tail(logPath)}`,
+  );
+}
+
+interface ExitResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process could not be started at all. */
+  error?: Error;
+}
+
+function waitForExit(child: ChildProcess): Promise<ExitResult> {
+  return new Promise((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+function describeExit(exit: ExitResult): string {
+  return exit.error?.message ?? exit.signal ?? `exit code ${exit.code}`;
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: IP, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function tail(file: string, lines = 30): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+function log(message: string): void {
+  process.stderr.write(`[temporal] ${message}\n`);
+}

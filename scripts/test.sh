@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `npm test`: everything the tests need comes from the registries and starts here —
+# packages, the Prisma client, the type check, then jest, whose global setup starts an
+# embedded PostgreSQL and resolves Temporal's time-skipping test server from Maven Central.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+echo "[test] type check"
+npx tsc -p .
+echo "[test] Temporal CLI for the platform tests"
+node --import tsx scripts/temporal/ensure-cli.ts
+echo "[test] jest"
+npx jest "$@"

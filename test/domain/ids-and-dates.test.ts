@@ -1,0 +1,24 @@
+import { formatDateTime } from '../../domain/datetime';
+import { eventTypeOf } from '../../domain/outbox-event';
+import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
+import { newId } from '../../domain/ids';
+
+describe('conventions of section 1', () => {
+  it('formats date-times in UTC with six fractional digits and Z', () => {
+    expect(formatDateTime(new Date('2026-11-21T09:30:01.234+02:00'))).toBe('2026-11-21T07:30:01.234000Z');
+  });
+
+  it('issues prefixed ids that sort in creation order', () => {
+    const ids = Array.from({ length: 1000 }, () => newId('apiKey'));
+    expect(ids.every((id) => /^akey_[0-9a-z]{26}$/.test(id))).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('derives event types the way the spec shows them', () => {
+    expect(eventTypeOf('InvoiceDeleted')).toBe('INVOICE_DELETED');
+    expect(eventTypeOf('InvoiceDunningStarted')).toBe('INVOICE_DUNNING_STARTED');
+    expect(eventTypeOf('SubscriptionCreated')).toBe('SUBSCRIPTION_CREATED');
+    expect(EVENT_NAMES).toHaveLength(27);
+    expect(new Set(Object.values(EVENT_TYPES)).size).toBe(27);
+  });
+});

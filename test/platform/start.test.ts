@@ -1,0 +1,114 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { freePort } from '../../scripts/postgres/free-port';
+
+/**
+ * `npm start` for real, as a newcomer runs it: embedded PostgreSQL, the Temporal dev server
+ * with its UI, the worker and the API; the first start bootstraps an account; Ctrl-C stops
+ * everything; a second start finds the same data.
+ */
+const ROOT = resolve(__dirname, '../..');
+jest.setTimeout(300_000);
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env: { ...process.env, ...env } });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return new Promise((ready, fail) => {
+    const timer = setInterval(() => {
+      if (output.includes('ready; Ctrl-C stops everything')) {
+        clearInterval(timer);
+        ready({ child, output: () => output, exited });
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        fail(new Error(`npm start exited early:\n${output}`));
+      }
+    }, 100);
+  });
+}
+
+const processesUsing = (dataDir: string) =>
+  spawnSync('pgrep', ['-f', dataDir], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+
+describe('npm start', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'billing-start-'));
+    env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      POSTGRES_PORT: String(await freePort()),
+      TEMPORAL_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      DATABASE_URL: '',
+      TEMPORAL_ADDRESS: '',
+    };
+    delete env.DATABASE_URL;
+    delete env.TEMPORAL_ADDRESS;
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('brings the platform up, bootstraps once, stops cleanly on Ctrl-C and keeps its data', async () => {
+    const first = await start(env);
+    const out = first.output();
+    const secret = /secret \(shown once, store it now\): (asec_\S+)/.exec(out)?.[1];
+    const keyId = / key (akey_\S+)/.exec(out)?.[1];
+    expect(secret).toBeDefined();
+    expect(out).toContain(`http://localhost:${env.PORT}/docs`);
+    expect(out).toContain(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}`);
+
+    const api = `http://127.0.0.1:${env.PORT}`;
+    const call = (path: string, body: unknown, bearer = secret) =>
+      fetch(`${api}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    const list = await call('/v2/api-keys/list', {});
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as any).items.map((k: { id: string }) => k.id)).toEqual([keyId]);
+    expect((await fetch(`${api}/docs`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);
+
+    const rotated = await call('/v2/api-keys/rotate', { id: keyId, rotation_period: 3600 });
+    expect(rotated.status).toBe(200);
+    const newSecret = ((await rotated.json()) as any).rotate_secret as string;
+
+    // The rotation's timer lives in the dev server, findable by the key's id.
+    const connection = await Connection.connect({ address: `127.0.0.1:${env.TEMPORAL_PORT}` });
+    const client = new Client({ connection });
+    const workflows: string[] = [];
+    for await (const execution of client.workflow.list({ query: `WorkflowId STARTS_WITH "${keyId}/rotation/"` })) {
+      workflows.push(execution.workflowId);
+    }
+    await connection.close();
+    expect(workflows).toHaveLength(1);
+    expect(workflows[0]).toMatch(new RegExp(`^${keyId}/rotation/`));
+
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('[start] stopped');
+    expect(processesUsing(dataDir)).toEqual([]);
+
+    const second = await start(env);
+    expect(second.output()).not.toContain('first start');
+    expect((await call('/v2/api-keys/get', { id: keyId }, newSecret)).status).toBe(200);
+    expect((await call('/v2/api-keys/get', { id: keyId }, secret)).status).toBe(200);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(processesUsing(dataDir)).toEqual([]);
+  });
+});

@@ -1,0 +1,18 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ensureTestServerExecutable } from '../../scripts/temporal/test-server';
+
+/**
+ * A time-skipping Temporal environment backed by the Java test server from Maven Central
+ * (the SDK's default download is unreachable here). Call `teardown()` when done.
+ *
+ * No `--enable-time-skipping`: like the SDK's own download, the server must start with time
+ * skipping locked, because the SDK unlocks it only while a test awaits a workflow result or calls
+ * `env.sleep()`. Started unlocked, the server skips ahead on its own whenever nothing is
+ * pending (e.g. while the worker is still starting) and the sleeper test fails with a timeout.
+ */
+export async function createTestWorkflowEnvironment(): Promise<TestWorkflowEnvironment> {
+  const path = await ensureTestServerExecutable();
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path } },
+  });
+}
