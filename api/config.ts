@@ -1,3 +1,4 @@
+import { SecretCache } from './auth/secret-cache';
 import { quotaTable } from './rate-limit/quotas';
 import { RateLimiter } from './rate-limit/token-bucket';
 import { DEFAULT_BODY_LIMIT_BYTES } from './http/server';
@@ -8,6 +9,7 @@ export interface ApiConfig {
   bodyLimitBytes: number;
   logLevel: string;
   rateLimiter: RateLimiter;
+  secretCache: SecretCache;
 }
 
 /** The API's settings from the environment; docs/configuration.md lists them. */
@@ -18,5 +20,6 @@ export function apiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfi
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? DEFAULT_BODY_LIMIT_BYTES),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimiter: new RateLimiter(quotaTable(env.RATE_LIMITS)),
+    secretCache: new SecretCache(Number(env.AUTH_CACHE_TTL_MS ?? 1000)),
   };
 }

@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Database } from '../prisma/client';
+import type { SecretCache } from './auth/secret-cache';
 import type { RateLimiter } from './rate-limit/token-bucket';
 
 /**
@@ -10,6 +11,8 @@ export interface Context {
   db: Database;
   temporal: TemporalClient;
   rateLimiter: RateLimiter;
+  /** Absent in tests that want every request to read the database. */
+  secretCache?: SecretCache;
   requestId: string;
   /** The raw `Authorization` header. */
   authorization?: string;
@@ -20,7 +23,7 @@ export interface Context {
   now: () => Date;
 }
 
-export type ContextDependencies = Pick<Context, 'db' | 'temporal' | 'rateLimiter'> & { now?: () => Date };
+export type ContextDependencies = Pick<Context, 'db' | 'temporal' | 'rateLimiter' | 'secretCache'> & { now?: () => Date };
 
 export function createContext(
   deps: ContextDependencies,

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const connection = Connection.lazy({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
   const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
   const server = buildServer(
-    { db, temporal, rateLimiter: config.rateLimiter },
+    { db, temporal, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
     { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL },
   );
   await server.listen({ port: config.port, host: config.host });

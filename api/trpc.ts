@@ -27,7 +27,7 @@ export type Transaction = Prisma.TransactionClient;
  */
 export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   if (!meta) throw new Error('Every procedure declares its meta: permission and OpenAPI path.');
-  const principal = await authenticate(ctx.db, ctx.authorization, ctx.now());
+  const principal = await authenticate(ctx.db, ctx.authorization, ctx.now(), ctx.secretCache);
   if (meta.accountLevelOnly && !isAccountLevel(principal)) {
     throw new ApiError('PERMISSION_DENIED', 'This operation requires an account-level API key.');
   }

@@ -42,6 +42,9 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+    // An expected outcome, not a bug: without this, every refusal would pay for formatting a
+    // source-mapped stack trace that nobody reads (tRPC reads `stack` when it wraps the error).
+    this.stack = `${this.name}: ${message}`;
   }
 
   static validation(constraints: Constraints, message = 'The request is invalid.'): ApiError {

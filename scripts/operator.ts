@@ -44,7 +44,7 @@ async function main(): Promise<void> {
           channelIds: list(values.channels),
           permissions,
         });
-        console.log(JSON.stringify({ id: row.id, channel_ids: row.channels.map((c) => c.channelId), permissions: row.permissions }));
+        console.log(JSON.stringify({ id: row.id, channel_ids: row.channelIds, permissions: row.permissions }));
         console.log(`secret (shown once): ${secret}`);
         break;
       }

@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     const config = apiConfigFromEnv();
     const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${config.port}`;
     const server = buildServer(
-      { db, temporal: new Client({ connection: clientConnection, namespace }), rateLimiter: config.rateLimiter },
+      { db, temporal: new Client({ connection: clientConnection, namespace }), rateLimiter: config.rateLimiter, secretCache: config.secretCache },
       { bodyLimitBytes: config.bodyLimitBytes, logLevel: process.env.LOG_LEVEL ?? 'warn', publicUrl },
     );
     await server.listen({ port: config.port, host: config.host });

@@ -33,9 +33,7 @@ export const listApiKeys = authorizedProcedure
     const where = {
       accountId: ctx.principal.accountId,
       ...(filters.name ? { name: stringCondition(filters.name) } : {}),
-      ...(channel
-        ? { channels: { some: { channelId: channel.operator === 'IN' ? { in: channel.value } : channel.value } } }
-        : {}),
+      ...(channel ? { channelIds: channel.operator === 'IN' ? { hasSome: channel.value } : { has: channel.value } } : {}),
       ...(filters.permission ? { permissions: { has: filters.permission.value } } : {}),
       ...(filters.created_at ? { createdAt: dateTimeCondition(filters.created_at) } : {}),
     };

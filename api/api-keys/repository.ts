@@ -12,7 +12,7 @@ export const apiKeySelect = {
   permissions: true,
   createdAt: true,
   updatedAt: true,
-  channels: { select: { channelId: true } },
+  channelIds: true,
 } as const;
 
 export function findApiKey(db: Db, accountId: string, id: string) {
@@ -41,7 +41,7 @@ export async function insertApiKey(tx: Db, key: NewApiKey) {
       permissions: key.permissions,
       createdAt: key.now,
       updatedAt: key.now,
-      channels: { create: key.channelIds.map((channelId) => ({ channelId })) },
+      channelIds: [...key.channelIds].sort(),
       secrets: { create: { id: newId('apiKeySecretRecord'), lookup: issued.lookup, hash: issued.hash, createdAt: key.now } },
     },
     select: apiKeySelect,

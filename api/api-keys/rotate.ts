@@ -35,8 +35,8 @@ export const rotateApiKey = authorizedProcedure
   )
   .input(rotateApiKeyRequest)
   .output(rotateApiKeyResponse)
-  .mutation(({ ctx, input }) =>
-    withIdempotency(ctx, 'api-keys/rotate', input, (ctx) =>
+  .mutation(async ({ ctx, input }) => {
+    const rotated = await withIdempotency(ctx, 'api-keys/rotate', input, (ctx) =>
       ctx.transaction(async (tx) => {
         const rotated = await rotateSecret(tx, {
           accountId: ctx.principal.accountId,
@@ -64,5 +64,8 @@ export const rotateApiKey = authorizedProcedure
         }
         return { ...serializeApiKey(rotated.row), rotate_secret: rotated.secret };
       }),
-    ),
-  );
+    );
+    // A period of 0 or a second rotation revoked a secret: this process stops accepting it now.
+    ctx.secretCache?.forgetApiKey(input.id);
+    return rotated;
+  });

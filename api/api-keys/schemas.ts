@@ -31,7 +31,7 @@ export interface ApiKeyRow {
   permissions: string[];
   createdAt: Date;
   updatedAt: Date;
-  channels: { channelId: string }[];
+  channelIds: string[];
 }
 
 export function serializeApiKey(row: ApiKeyRow): ApiKeyObject {
@@ -40,7 +40,7 @@ export function serializeApiKey(row: ApiKeyRow): ApiKeyObject {
     name: row.name,
     ...(row.description !== null ? { description: row.description } : {}),
     ...(row.rotateAt ? { rotate_at: formatOptionalDateTime(row.rotateAt) } : {}),
-    channel_ids: row.channels.map((c) => c.channelId).sort(),
+    channel_ids: row.channelIds,
     permissions: row.permissions,
     created_at: formatDateTime(row.createdAt),
     updated_at: formatDateTime(row.updatedAt),

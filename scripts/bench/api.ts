@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     await db.$disconnect();
 
     const port = await freePort();
-    api = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api/main.ts')], {
+    api = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', join(ROOT, 'api/main.ts')], {
       cwd: ROOT,
       stdio: 'inherit',
       env: {
@@ -104,7 +104,11 @@ async function main(): Promise<void> {
     console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
     console.log(`ratio API / pgbench -S: ${(rps / pgTps).toFixed(3)}`);
   } finally {
-    api?.kill('SIGTERM');
+    if (api && api.exitCode === null) {
+      const exited = new Promise((done) => api!.once('exit', done));
+      api.kill('SIGTERM');
+      await exited;
+    }
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,5 @@
 import { apiKeyRotationWorkflowId } from '../../domain/workflow-ids';
+import { SecretCache } from '../../api/auth/secret-cache';
 import { startPlatform, type Platform } from '../support/platform';
 
 let platform: Platform;
@@ -85,5 +86,22 @@ describe('api-keys/rotate', () => {
     const res = await platform.call('/v2/api-keys/rotate', { id: key.id, rotation_period: 30 * 86_400 + 1 });
     expect(res.status).toBe(400);
     expect(res.body.context.constraints.rotation_period.type).toBe('MAX');
+  });
+});
+
+describe('api-keys/rotate with the production secret cache', () => {
+  let cached: Platform;
+  beforeAll(async () => {
+    cached = await startPlatform({ secretCache: new SecretCache(60_000) });
+  });
+  afterAll(() => cached?.stop());
+
+  it('stops accepting a secret revoked by this process at once, cache or not', async () => {
+    const key = await cached.call('/v2/api-keys/create', { name: 'cached', permissions: ['api-keys:get'] });
+    const get = (secret: string) => cached.call('/v2/api-keys/get', { id: key.body.id }, { secret });
+    expect((await get(key.body.secret)).status).toBe(200);
+    const rotated = await cached.call('/v2/api-keys/rotate', { id: key.body.id, rotation_period: 0 });
+    expect((await get(key.body.secret)).status).toBe(401);
+    expect((await get(rotated.body.rotate_secret)).status).toBe(200);
   });
 });

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
+import type { SecretCache } from '../../api/auth/secret-cache';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter, type Quota } from '../../api/rate-limit/token-bucket';
 import type { Database } from '../../prisma/client';
@@ -38,6 +39,8 @@ export interface Platform {
 
 export interface PlatformOptions {
   quota?: Quota;
+  /** Cache secret records as production does; off by default so each request reads the database. */
+  secretCache?: SecretCache;
   bodyLimitBytes?: number;
 }
 
@@ -66,7 +69,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
 
   const quota = options.quota ?? { ratePerSecond: 10_000, burst: 10_000 };
   const server = buildServer(
-    { db, temporal: env.client, rateLimiter: new RateLimiter(() => quota) },
+    { db, temporal: env.client, rateLimiter: new RateLimiter(() => quota), secretCache: options.secretCache },
     { bodyLimitBytes: options.bodyLimitBytes },
   );
   await server.listen({ port: 0, host: '127.0.0.1' });

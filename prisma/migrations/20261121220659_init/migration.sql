@@ -26,19 +26,12 @@ CREATE TABLE "api_keys" (
     "name" TEXT NOT NULL,
     "description" TEXT,
     "permissions" TEXT[],
+    "channel_ids" TEXT[],
     "rotate_at" TIMESTAMPTZ(6),
     "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(6) NOT NULL,
 
     CONSTRAINT "api_keys_pkey" PRIMARY KEY ("id")
-);
-
--- CreateTable
-CREATE TABLE "api_key_channels" (
-    "api_key_id" TEXT NOT NULL,
-    "channel_id" TEXT NOT NULL,
-
-    CONSTRAINT "api_key_channels_pkey" PRIMARY KEY ("api_key_id","channel_id")
 );
 
 -- CreateTable
@@ -108,12 +101,6 @@ ALTER TABLE "channels" ADD CONSTRAINT "channels_account_id_fkey" FOREIGN KEY ("a
 
 -- AddForeignKey
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "api_key_channels" ADD CONSTRAINT "api_key_channels_api_key_id_fkey" FOREIGN KEY ("api_key_id") REFERENCES "api_keys"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "api_key_channels" ADD CONSTRAINT "api_key_channels_channel_id_fkey" FOREIGN KEY ("channel_id") REFERENCES "channels"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "api_key_secrets" ADD CONSTRAINT "api_key_secrets_api_key_id_fkey" FOREIGN KEY ("api_key_id") REFERENCES "api_keys"("id") ON DELETE CASCADE ON UPDATE CASCADE;
