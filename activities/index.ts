@@ -1,5 +1,7 @@
 import type { Database } from '../prisma/client';
 import { createApiKeySecretActivities } from './api-key-secrets';
+import { createChargeActivities } from './charge';
+import { createPaymentInstrumentActivities } from './payment-instruments';
 
 export interface ActivityDependencies {
   db: Database;
@@ -9,6 +11,8 @@ export interface ActivityDependencies {
 export function createActivities(deps: ActivityDependencies) {
   return {
     ...createApiKeySecretActivities(deps),
+    ...createPaymentInstrumentActivities(deps),
+    ...createChargeActivities(deps),
   };
 }
 

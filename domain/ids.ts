@@ -13,6 +13,10 @@ export const ID_PREFIXES = {
   subscription: 'subs_',
   subscriptionLineItem: 'slit_',
   paymentInstrument: 'pi_',
+  payment: 'pay_',
+  routingConfig: 'rcfg_',
+  routingConfigVersion: 'rcv_',
+  sandboxCharge: 'sbch_',
   request: 'req_',
   taxCategory: 'taxc_',
   settlement: 'sttl_',
@@ -29,6 +33,11 @@ const nextUlid = monotonicFactory();
 
 export function newId(kind: IdKind, at: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}${nextUlid(at).toLowerCase()}`;
+}
+
+/** Section 1 item 7: antifraud lists and items carry bare ULIDs. */
+export function newUlid(at: number = Date.now()): string {
+  return nextUlid(at);
 }
 
 export function hasPrefix(kind: IdKind, value: string): boolean {

@@ -1,7 +1,8 @@
 /**
  * Every permission a key can hold, `<resource>:<action>` as section 5.1 item 7 describes:
  * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
- * needs `customers:update`. Published in docs/permissions.md; a test keeps both in step
+ * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
+ * cards) and the routing-configs operations that create and publish versions. Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
 export const PERMISSIONS = [
@@ -30,6 +31,7 @@ export const PERMISSIONS = [
   'payment-instruments:get',
   'payment-instruments:list',
   'payment-instruments:revoke',
+  'payment-instruments:tokenize',
   'antifraud-lists:create',
   'antifraud-lists:update',
   'antifraud-lists:list',
@@ -45,6 +47,9 @@ export const PERMISSIONS = [
   'routing-configs:get',
   'routing-configs:get-version',
   'routing-configs:list',
+  'routing-configs:create',
+  'routing-configs:create-version',
+  'routing-configs:publish-version',
   'webhooks:create',
   'webhooks:list',
   'webhooks:get',

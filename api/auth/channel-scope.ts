@@ -21,3 +21,21 @@ export function resolveChannelScope(principal: Principal, channelId: string | un
   }
   return principal.channelIds;
 }
+
+/**
+ * The one channel a new record is created in: the one named, the only one of a single-channel
+ * key, or for an account-level key that names none, the account's default channel.
+ */
+export function resolveWriteChannel(principal: Principal, channelId: string | undefined, defaultChannelId: string | null): string {
+  const scope = resolveChannelScope(principal, channelId);
+  if (scope) return scope[0]!;
+  if (!defaultChannelId) {
+    throw ApiError.validation({ channel_id: { type: 'REQUIRED', message: 'This account has no default channel; name one.' } });
+  }
+  return defaultChannelId;
+}
+
+/** A record in `channelId` is visible to the caller (else it answers 404 as if absent). */
+export function channelVisible(principal: Principal, channelId: string): boolean {
+  return isAccountLevel(principal) || principal.channelIds.includes(channelId);
+}

@@ -22,3 +22,8 @@ export function prefixedId(kind: IdKind) {
 export function byIdRequest(kind: IdKind) {
   return z.strictObject({ id: prefixedId(kind) });
 }
+
+/** Optional on operations that touch one channel's records; required for multi-channel keys (section 5.1 item 6). */
+export const channelIdField = prefixedId('channel')
+  .optional()
+  .meta({ description: 'Channel to act in. Required when the API key is bound to several channels.' });

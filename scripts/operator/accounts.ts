@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { insertApiKey } from '../../api/api-keys/repository';
 import { newId } from '../../domain/ids';
 import { PERMISSIONS } from '../../domain/permissions';
@@ -8,11 +9,19 @@ import type { Database } from '../../prisma/client';
  * and API keys. Keys go through the same repository as `api-keys/create`.
  */
 export async function createAccount(db: Database, name: string) {
-  return db.account.create({ data: { id: newId('account'), name }, select: { id: true, name: true } });
+  return db.account.create({
+    data: { id: newId('account'), name, fingerprintKey: new Uint8Array(randomBytes(32)) },
+    select: { id: true, name: true },
+  });
 }
 
+/** The account's first channel becomes its default one. */
 export async function createChannel(db: Database, accountId: string, name: string) {
-  return db.channel.create({ data: { id: newId('channel'), accountId, name }, select: { id: true, name: true } });
+  return db.$transaction(async (tx) => {
+    const channel = await tx.channel.create({ data: { id: newId('channel'), accountId, name }, select: { id: true, name: true } });
+    await tx.account.updateMany({ where: { id: accountId, defaultChannelId: null }, data: { defaultChannelId: channel.id } });
+    return channel;
+  });
 }
 
 export interface OperatorKey {
@@ -51,8 +60,11 @@ export async function bootstrapFirstAccount(db: Database): Promise<Bootstrap | n
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(727001)`;
     if ((await tx.account.count()) > 0) return null;
-    const account = await tx.account.create({ data: { id: newId('account'), name: 'Default account' } });
-    const channel = await tx.channel.create({ data: { id: newId('channel'), accountId: account.id, name: 'Default channel' } });
+    const channelId = newId('channel');
+    const account = await tx.account.create({
+      data: { id: newId('account'), name: 'Default account', defaultChannelId: channelId, fingerprintKey: new Uint8Array(randomBytes(32)) },
+    });
+    const channel = await tx.channel.create({ data: { id: channelId, accountId: account.id, name: 'Default channel' } });
     const { row, secret } = await insertApiKey(tx, {
       accountId: account.id,
       name: 'Bootstrap key',

@@ -1,0 +1,5 @@
+import type { ActivityDependencies } from '.';
+
+export function createChargeActivities(_deps: ActivityDependencies) {
+  return {};
+}

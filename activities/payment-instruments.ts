@@ -1,0 +1,5 @@
+import type { ActivityDependencies } from '.';
+
+export function createPaymentInstrumentActivities(_deps: ActivityDependencies) {
+  return {};
+}
