@@ -1,6 +1,8 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { generateOpenApiDocument, type OpenApiRouter } from 'trpc-to-openapi';
+import type { AnyProcedure } from '@trpc/server';
 import { appRouter } from '../router';
+import type { Meta } from '../trpc';
 
 const ERROR_ENVELOPE: SchemaObject = {
   type: 'object',
@@ -26,6 +28,23 @@ const ERROR_RESPONSES: Record<string, string> = {
   '500': 'INTERNAL: server-side failure; nothing internal is disclosed.',
 };
 
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md).',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
+function mutationPaths(): Set<string> {
+  const paths = new Set<string>();
+  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)) {
+    const path = (procedure._def.meta as Meta | undefined)?.openapi?.path;
+    if (path && procedure._def.type === 'mutation') paths.add(path);
+  }
+  return paths;
+}
+
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
  * The generator's own error shape is replaced by the section 7.1 envelope.
@@ -41,9 +60,11 @@ export function openApiDocument(baseUrl: string) {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key secret (asec_…).' } },
   });
   document.components = { ...document.components, schemas: { ...document.components?.schemas, Error: ERROR_ENVELOPE } };
-  for (const item of Object.values(document.paths ?? {})) {
+  const mutations = mutationPaths();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
     const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[] } }).post;
     if (!post) continue;
+    if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     const responses: Record<string, unknown> = { '200': post.responses?.['200'] };
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

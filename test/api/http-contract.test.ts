@@ -117,6 +117,8 @@ describe('the /v2 error envelope over real HTTP', () => {
     expect(document.openapi).toMatch(/^3\.1/);
     const rotate = document.paths['/v2/api-keys/rotate'].post;
     expect(rotate.requestBody.content['application/json'].schema.required).toEqual(['id', 'rotation_period']);
+    expect(rotate.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
+    expect(document.paths['/v2/api-keys/get'].post.parameters ?? []).not.toContainEqual(expect.objectContaining({ name: 'Idempotency-Key' }));
     expect(Object.keys(rotate.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '422', '429', '500']));
     const page = await (await fetch(`${platform.baseUrl}/docs`)).text();
     expect(page).toContain('/v2/api-keys/rotate');
