@@ -32,7 +32,7 @@ function typeOf(issue: Issue, input: unknown): ConstraintType {
     case 'too_big':
       return 'MAX';
     case 'invalid_value':
-      return 'ENUM';
+      return valueAt(input, issue.path) === undefined ? 'REQUIRED' : 'ENUM';
     case 'invalid_format':
     case 'not_multiple_of':
       return 'FORMAT';

@@ -21,6 +21,14 @@ describe('zod issues to section 7.1 constraints', () => {
     });
   });
 
+  it('calls a missing enum field REQUIRED, not ENUM', () => {
+    const input = { name: 'x', items: [{ amount: 1 }] };
+    const result = schema.safeParse(input);
+    expect(constraintsFromIssues(result.error!.issues, input)).toEqual({
+      'items[0].currency': { type: 'REQUIRED', message: expect.any(String) },
+    });
+  });
+
   it('names the body itself when the whole payload is wrong', () => {
     expect(formatPath([])).toBe('body');
     const result = schema.safeParse([1]);
