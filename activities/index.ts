@@ -1,6 +1,7 @@
 import type { Database } from '../prisma/client';
 import { createApiKeySecretActivities } from './api-key-secrets';
 import { createChargeActivities } from './charge';
+import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createPaymentInstrumentActivities } from './payment-instruments';
 
 export interface ActivityDependencies {
@@ -11,6 +12,7 @@ export interface ActivityDependencies {
 export function createActivities(deps: ActivityDependencies) {
   return {
     ...createApiKeySecretActivities(deps),
+    ...createIdempotencyRecordActivities(deps),
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
   };

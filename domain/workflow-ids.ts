@@ -8,3 +8,11 @@ export const TASK_QUEUE = 'billing';
 export function apiKeyRotationWorkflowId(apiKeyId: string, issuedSecretRecordId: string): string {
   return `${apiKeyId}/rotation/${issuedSecretRecordId}`;
 }
+
+/** One per instrument: it expires once. */
+export function paymentInstrumentExpiryWorkflowId(paymentInstrumentId: string): string {
+  return `${paymentInstrumentId}/expiry`;
+}
+
+/** Housekeeping has no resource of its own: it lives under `maintenance/`. */
+export const IDEMPOTENCY_PURGE_WORKFLOW_ID = 'maintenance/idempotency-purge';

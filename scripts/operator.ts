@@ -2,18 +2,20 @@ import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../domain/permissions';
 import { createDatabase } from '../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
+import { setAntifraudEnabled } from './operator/antifraud';
 
 const USAGE = `Operator commands (DATABASE_URL must point at the platform's database):
   npm run operator -- create-account --name "Acme"
   npm run operator -- create-channel --account acct_… --name "Web shop"
   npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
-  npm run operator -- permissions`;
+  npm run operator -- permissions
+  npm run operator -- set-antifraud --account acct_… --enabled true|false`;
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' } },
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' } },
   });
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
@@ -46,6 +48,12 @@ async function main(): Promise<void> {
         });
         console.log(JSON.stringify({ id: row.id, channel_ids: row.channelIds, permissions: row.permissions }));
         console.log(`secret (shown once): ${secret}`);
+        break;
+      }
+      case 'set-antifraud': {
+        const enabled = required(values.enabled, 'enabled');
+        if (enabled !== 'true' && enabled !== 'false') throw new Error(`--enabled is true or false.\n${USAGE}`);
+        console.log(JSON.stringify(await setAntifraudEnabled(db, required(values.account, 'account'), enabled === 'true')));
         break;
       }
       default:

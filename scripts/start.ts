@@ -6,6 +6,7 @@ import { apiConfigFromEnv } from '../api/config';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from '../worker/create-worker';
+import { ensureMaintenanceWorkflows } from '../worker/maintenance';
 import { applyPendingMigrations } from './db/migrations';
 import { bootstrapFirstAccount } from './operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from './postgres/embedded';
@@ -86,10 +87,12 @@ async function main(): Promise<void> {
 
     const clientConnection = await Connection.connect({ address: temporalAddress });
     stops.push(() => clientConnection.close());
+    const temporalClient = new Client({ connection: clientConnection, namespace });
+    await ensureMaintenanceWorkflows(temporalClient);
     const config = apiConfigFromEnv();
     const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${config.port}`;
     const server = buildServer(
-      { db, temporal: new Client({ connection: clientConnection, namespace }), rateLimiter: config.rateLimiter, secretCache: config.secretCache },
+      { db, temporal: temporalClient, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
       { bodyLimitBytes: config.bodyLimitBytes, logLevel: process.env.LOG_LEVEL ?? 'warn', publicUrl },
     );
     await server.listen({ port: config.port, host: config.host });

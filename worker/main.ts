@@ -1,6 +1,8 @@
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from './create-worker';
+import { ensureMaintenanceWorkflows } from './maintenance';
 
 /** Runs the worker on its own: `DATABASE_URL` and `TEMPORAL_ADDRESS` say where everything is. */
 async function main(): Promise<void> {
@@ -8,7 +10,11 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
   const db = createDatabase(databaseUrl);
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
-  const worker = await createWorker({ connection, db, namespace: process.env.TEMPORAL_NAMESPACE });
+  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const worker = await createWorker({ connection, db, namespace });
+  const clientConnection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  await ensureMaintenanceWorkflows(new Client({ connection: clientConnection, namespace }));
+  await clientConnection.close();
   // The SDK shuts the worker down gracefully on SIGINT and SIGTERM; run() resolves after it drains.
   await worker.run();
   await connection.close();

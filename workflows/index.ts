@@ -1,1 +1,3 @@
 export { apiKeyRotationWorkflow } from './api-key-rotation';
+export { paymentInstrumentExpiryWorkflow } from './payment-instrument-expiry';
+export { idempotencyPurgeWorkflow } from './idempotency-purge';

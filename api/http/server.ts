@@ -42,8 +42,10 @@ function parseBody(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch (error) {
+    // The parser's own message quotes the body, which may hold a card number: keep only where it broke.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
     throw ApiError.validation(
-      { body: { type: 'FORMAT', message: `Malformed JSON: ${(error as Error).message}` } },
+      { body: { type: 'FORMAT', message: position ? `Malformed JSON at position ${position}.` : 'Malformed JSON.' } },
       'The request body is not valid JSON.',
     );
   }

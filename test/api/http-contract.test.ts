@@ -20,6 +20,7 @@ describe('the /v2 error envelope over real HTTP', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION');
     expect(res.body.context.constraints.body.type).toBe('FORMAT');
+    expect(JSON.stringify(res.body)).not.toContain('akey_1');
     expect(res.headers.get('request-id')).toMatch(REQUEST_ID);
   });
 

@@ -94,7 +94,9 @@ describe('npm start', () => {
     for await (const execution of client.workflow.list({ query: `WorkflowId STARTS_WITH "${keyId}/rotation/"` })) {
       workflows.push(execution.workflowId);
     }
+    const purge = await client.workflow.getHandle('maintenance/idempotency-purge').describe();
     await connection.close();
+    expect(purge.status.name).toBe('RUNNING');
     expect(workflows).toHaveLength(1);
     expect(workflows[0]).toMatch(new RegExp(`^${keyId}/rotation/`));
 

@@ -1,0 +1,109 @@
+import type { SandboxScenario } from '../../domain/cards';
+import { newId } from '../../domain/ids';
+import type { Database } from '../../prisma/client';
+import {
+  ProviderRequestMismatch,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentProvider,
+  type ProcessedCharge,
+} from './provider';
+
+/** A fee of `basisPoints` / 10,000 of the amount plus `fixed`, all in minor units. */
+export interface FeeSchedule {
+  basisPoints: number;
+  fixed: number;
+}
+
+export interface SandboxProfile {
+  name: string;
+  fee: FeeSchedule;
+  /** How this provider treats each test scenario. */
+  outcomeOf(scenario: SandboxScenario): ChargeOutcome;
+}
+
+const DECLINES = {
+  HARD_DECLINED: { declineCode: 'do_not_honor', message: 'The card issuer declined the charge (do not honor).' },
+  SOFT_DECLINED: { declineCode: 'insufficient_funds', message: 'Insufficient funds; the charge may succeed later.' },
+} as const;
+
+/**
+ * The percentage part rounded half up, in integer arithmetic: BigInt because money never goes
+ * through floating point, even where a double would happen to be exact.
+ */
+export function feeFor(amount: number, fee: FeeSchedule): number {
+  const percentage = (BigInt(amount) * BigInt(fee.basisPoints) + 5_000n) / 10_000n;
+  return Number(percentage) + fee.fixed;
+}
+
+/**
+ * A sandbox provider keeping its books in `sandbox_provider_charges`, as a real provider keeps
+ * its own: charges and declines are recorded under (provider, idempotency key), so a repeated
+ * request gets the recorded answer. UNAVAILABLE and TIMEOUT record nothing: the provider did not
+ * process the request, so `lookup` finds nothing and a later request with the key is decided anew.
+ */
+export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentProvider {
+  async function lookup(idempotencyKey: string): Promise<ProcessedCharge | null> {
+    const row = await db.sandboxProviderCharge.findUnique({
+      where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey } },
+    });
+    return row ? resultOf(row) : null;
+  }
+
+  return {
+    name: profile.name,
+    lookup,
+    async charge(request: ChargeRequest): Promise<ChargeResult> {
+      const recorded = await db.sandboxProviderCharge.findUnique({
+        where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey: request.idempotencyKey } },
+      });
+      if (recorded) return replayed(recorded, request);
+
+      const outcome = profile.outcomeOf(request.card.sandboxScenario);
+      if (outcome === 'UNAVAILABLE' || outcome === 'TIMEOUT') return { outcome };
+      // Concurrent requests under one key race on the unique key; the loser reads the winner's row.
+      await db.sandboxProviderCharge.createMany({
+        data: [
+          {
+            id: newId('sandboxCharge'),
+            provider: profile.name,
+            idempotencyKey: request.idempotencyKey,
+            amount: request.amount,
+            currency: request.currency,
+            fee: outcome === 'APPROVED' ? feeFor(request.amount, profile.fee) : 0,
+            outcome,
+            declineCode: outcome === 'APPROVED' ? null : DECLINES[outcome].declineCode,
+            createdAt: new Date(),
+          },
+        ],
+        skipDuplicates: true,
+      });
+      const row = await db.sandboxProviderCharge.findUniqueOrThrow({
+        where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey: request.idempotencyKey } },
+      });
+      return replayed(row, request);
+    },
+  };
+
+  function replayed(row: ChargeRow, request: ChargeRequest): ProcessedCharge {
+    if (row.amount !== request.amount || row.currency !== request.currency) {
+      throw new ProviderRequestMismatch(profile.name, request.idempotencyKey);
+    }
+    return resultOf(row);
+  }
+}
+
+interface ChargeRow {
+  id: string;
+  amount: number;
+  currency: string;
+  fee: number;
+  outcome: string;
+}
+
+function resultOf(row: ChargeRow): ProcessedCharge {
+  if (row.outcome === 'APPROVED') return { outcome: 'APPROVED', providerChargeId: row.id, fee: row.fee };
+  const outcome = row.outcome as keyof typeof DECLINES;
+  return { outcome, providerChargeId: row.id, ...DECLINES[outcome] };
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { assertAntifraudEnabled } from './guard';
+import { insertList } from './repository';
+import { antifraudAction, antifraudField, antifraudListObject, listName, serializeList } from './schemas';
+
+export const createListRequest = z.strictObject({
+  name: listName,
+  field: antifraudField,
+  action: antifraudAction,
+});
+
+export const createAntifraudList = authorizedProcedure
+  .meta(
+    operation('antifraud-lists/create', {
+      summary: 'Create an antifraud list',
+      description: 'A list matches payments on one field and either allows or blocks them. 422 INCOMPATIBLE_STATUS when antifraud is disabled.',
+    }),
+  )
+  .input(createListRequest)
+  .output(antifraudListObject)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'antifraud-lists/create', input, (ctx) =>
+      ctx.transaction(async (tx) => {
+        await assertAntifraudEnabled(tx, ctx.principal.accountId);
+        const row = await insertList(tx, { accountId: ctx.principal.accountId, ...input, now: ctx.now() });
+        return serializeList(row);
+      }),
+    ),
+  );

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { assertAntifraudEnabled } from './guard';
+import { updateList } from './repository';
+import { antifraudAction, antifraudId, antifraudListObject, listName, serializeList } from './schemas';
+
+/** `field` is fixed at creation: every item was validated and normalised for it. */
+export const updateListRequest = z
+  .strictObject({
+    id: antifraudId,
+    name: listName.optional(),
+    action: antifraudAction.optional(),
+  })
+  .refine((request) => request.name !== undefined || request.action !== undefined, {
+    message: 'Give `name`, `action` or both.',
+    params: { type: 'REQUIRED' },
+  });
+
+export const updateAntifraudList = authorizedProcedure
+  .meta(
+    operation('antifraud-lists/update', {
+      summary: 'Rename an antifraud list or change its action',
+      description:
+        'Only `name` and `action` may change; `field` is fixed. A new action applies to the next screened payment. 422 INCOMPATIBLE_STATUS when antifraud is disabled.',
+    }),
+  )
+  .input(updateListRequest)
+  .output(antifraudListObject)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'antifraud-lists/update', input, (ctx) =>
+      ctx.transaction(async (tx) => {
+        await assertAntifraudEnabled(tx, ctx.principal.accountId);
+        const { id, ...changes } = input;
+        const row = await updateList(tx, ctx.principal.accountId, id, changes, ctx.now());
+        if (!row) throw ApiError.notFound('Antifraud list', id);
+        return serializeList(row);
+      }),
+    ),
+  );

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { resolveTaxRegistrations } from '../../domain/tax-registrations';
+import { recordEvent } from '../../prisma/outbox';
+import { channelIdField, prefixedId } from '../common/schemas';
+import { writeChannel } from '../common/write-channel';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { insertCustomer, serializeCustomer, type CustomerState } from './repository';
+import { checkDefaultPaymentInstrument, checkValidationDates } from './rules';
+import {
+  addressRequest,
+  businessName,
+  currency,
+  customerObject,
+  customerStatus,
+  customerType,
+  email,
+  legalAddressRequest,
+  metadata,
+  phone,
+  preferredLocales,
+  taxRegistrations,
+  TAXABILITIES,
+  type Configuration,
+} from './schemas';
+
+const name = z.string().trim().min(1).max(100);
+
+const commonFields = {
+  channel_id: channelIdField,
+  email,
+  first_name: name.optional(),
+  last_name: name.optional(),
+  phone: phone.optional(),
+  merchant_customer_id: z.string().trim().min(1).max(100).optional(),
+  address: addressRequest.optional(),
+  tax: z
+    .strictObject({ taxability: z.enum(TAXABILITIES), registrations: taxRegistrations.optional() })
+    .optional()
+    .meta({ description: 'Leave out for `{taxability: TAXABLE}`.' }),
+  status: customerStatus.optional().meta({ description: 'ACTIVE when left out.' }),
+  configuration: z
+    .strictObject({
+      default_billing_currency: currency.optional(),
+      default_payment_instrument_id: prefixedId('paymentInstrument')
+        .optional()
+        .meta({ description: 'A new customer has no instruments: set it with an update after tokenizing one.' }),
+      preferred_locales: preferredLocales.optional(),
+    })
+    .optional(),
+  metadata: metadata.optional(),
+};
+
+/**
+ * One object rather than a union per type: the OpenAPI generator takes only objects as input.
+ * `business_details` is required for BUSINESS and refused for INDIVIDUAL.
+ */
+export const createCustomerRequest = z
+  .strictObject({
+    type: customerType,
+    ...commonFields,
+    business_details: z
+      .strictObject({ name: businessName, legal_address: legalAddressRequest.optional() })
+      .optional()
+      .meta({ description: 'Required for BUSINESS customers; INDIVIDUAL customers have none.' }),
+  })
+  .superRefine((customer, ctx) => {
+    if (customer.type === 'BUSINESS' && !customer.business_details) {
+      ctx.addIssue({ code: 'custom', path: ['business_details'], message: 'Required for a BUSINESS customer.', params: { type: 'REQUIRED' } });
+    }
+    if (customer.type === 'INDIVIDUAL' && customer.business_details) {
+      ctx.addIssue({ code: 'custom', path: ['business_details'], message: 'Only BUSINESS customers have business details.', params: { type: 'INVALID' } });
+    }
+  });
+
+export const createCustomer = authorizedProcedure
+  .meta(
+    operation('customers/create', {
+      summary: 'Create a customer',
+      description:
+        'INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated. 422: INVALID_DEFAULT_PAYMENT_INSTRUMENT, INVALID_TAX_REGISTRATION_VALIDATION_SOURCE, CHANNEL_NOT_FOUND.',
+    }),
+  )
+  .input(createCustomerRequest)
+  .output(customerObject)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'customers/create', input, async (ctx) => {
+      const channelId = await writeChannel(ctx, input.channel_id);
+      return ctx.transaction(async (tx) => {
+        const now = ctx.now();
+        const requested = input.configuration ?? {};
+        if (requested.default_payment_instrument_id) {
+          await checkDefaultPaymentInstrument(tx, ctx.principal.accountId, null, requested.default_payment_instrument_id);
+        }
+        const registrations = input.tax?.registrations ? resolveTaxRegistrations([], input.tax.registrations) : undefined;
+        if (registrations) checkValidationDates(registrations, now);
+        const configuration: Configuration = {
+          ...(requested.default_billing_currency ? { default_billing_currency: requested.default_billing_currency } : {}),
+          ...(requested.preferred_locales ? { preferred_locales: requested.preferred_locales } : {}),
+        };
+        const state: CustomerState = {
+          type: input.type,
+          email: input.email,
+          firstName: input.first_name ?? null,
+          lastName: input.last_name ?? null,
+          phone: input.phone ?? null,
+          merchantCustomerId: input.merchant_customer_id ?? null,
+          address: input.address ?? null,
+          tax: { taxability: input.tax?.taxability ?? 'TAXABLE', ...(registrations ? { registrations } : {}) },
+          status: input.status ?? 'ACTIVE',
+          configuration: Object.keys(configuration).length > 0 ? configuration : null,
+          metadata: input.metadata ?? null,
+          businessDetails: input.type === 'BUSINESS' ? input.business_details! : null,
+        };
+        const row = await insertCustomer(tx, { accountId: ctx.principal.accountId, channelId, state, now });
+        const customer = serializeCustomer(row);
+        await recordEvent(tx, { accountId: ctx.principal.accountId, channelId, name: 'CustomerCreated', data: { customer }, occurredAt: now });
+        return customer;
+      });
+    }),
+  );

@@ -1,0 +1,144 @@
+import { formatDateTime } from '../../domain/datetime';
+import { newId } from '../../domain/ids';
+import { Prisma } from '../../generated/prisma/client';
+import type { Address, BusinessDetails, Configuration, CustomerObject, Tax } from './schemas';
+
+type Db = Prisma.TransactionClient;
+
+export const customerSelect = {
+  id: true,
+  channelId: true,
+  type: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  phone: true,
+  merchantCustomerId: true,
+  address: true,
+  tax: true,
+  status: true,
+  configuration: true,
+  metadata: true,
+  businessDetails: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+export type CustomerRow = Prisma.CustomerGetPayload<{ select: typeof customerSelect }>;
+
+/** What a customer holds, in the shapes the API shows; JSON columns store them as they are. */
+export interface CustomerState {
+  type: 'INDIVIDUAL' | 'BUSINESS';
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  merchantCustomerId: string | null;
+  address: Address | null;
+  tax: Tax;
+  status: 'ACTIVE' | 'INACTIVE';
+  configuration: Configuration | null;
+  metadata: Record<string, string> | null;
+  businessDetails: BusinessDetails | null;
+}
+
+export function stateOf(row: CustomerRow): CustomerState {
+  return {
+    type: row.type as CustomerState['type'],
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    merchantCustomerId: row.merchantCustomerId,
+    address: row.address as Address | null,
+    tax: row.tax as Tax,
+    status: row.status as CustomerState['status'],
+    configuration: row.configuration as Configuration | null,
+    metadata: row.metadata as Record<string, string> | null,
+    businessDetails: row.businessDetails as BusinessDetails | null,
+  };
+}
+
+function present<T>(key: string, value: T | null | undefined): Record<string, T> {
+  return value === null || value === undefined ? {} : { [key]: value };
+}
+
+export function serializeCustomer(row: CustomerRow): CustomerObject {
+  const state = stateOf(row);
+  const common = {
+    id: row.id,
+    channel_id: row.channelId,
+    email: state.email,
+    ...present('first_name', state.firstName),
+    ...present('last_name', state.lastName),
+    ...present('phone', state.phone),
+    ...present('merchant_customer_id', state.merchantCustomerId),
+    ...present('address', state.address),
+    tax: state.tax,
+    status: state.status,
+    ...present('configuration', state.configuration),
+    ...present('metadata', state.metadata),
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
+  };
+  return state.type === 'BUSINESS'
+    ? { ...common, type: 'BUSINESS', business_details: state.businessDetails! }
+    : { ...common, type: 'INDIVIDUAL' };
+}
+
+/** Prisma's JSON columns take `DbNull` rather than `null` for "no value". */
+function json(value: object | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+}
+
+function columnsOf(state: CustomerState) {
+  return {
+    type: state.type,
+    email: state.email,
+    firstName: state.firstName,
+    lastName: state.lastName,
+    phone: state.phone,
+    merchantCustomerId: state.merchantCustomerId,
+    address: json(state.address),
+    tax: state.tax as Prisma.InputJsonValue,
+    status: state.status,
+    configuration: json(state.configuration),
+    metadata: json(state.metadata),
+    businessDetails: json(state.businessDetails),
+  };
+}
+
+export interface NewCustomer {
+  accountId: string;
+  channelId: string;
+  state: CustomerState;
+  now: Date;
+}
+
+export function insertCustomer(tx: Db, customer: NewCustomer) {
+  return tx.customer.create({
+    data: {
+      id: newId('customer', customer.now.getTime()),
+      accountId: customer.accountId,
+      channelId: customer.channelId,
+      ...columnsOf(customer.state),
+      createdAt: customer.now,
+      updatedAt: customer.now,
+    },
+    select: customerSelect,
+  });
+}
+
+export function findCustomer(db: Db, accountId: string, id: string) {
+  return db.customer.findFirst({ where: { id, accountId }, select: customerSelect });
+}
+
+/** Reads the customer under its row lock, so concurrent updates apply one after the other. */
+export async function lockCustomer(tx: Db, accountId: string, id: string) {
+  await tx.$queryRaw`SELECT id FROM customers WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
+  return findCustomer(tx, accountId, id);
+}
+
+export function saveCustomer(tx: Db, id: string, state: CustomerState, now: Date) {
+  return tx.customer.update({ where: { id }, data: { ...columnsOf(state), updatedAt: now }, select: customerSelect });
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { cardDigits, cardFingerprint } from '../../domain/card-fingerprint';
+import { brandOf, endOfExpiryMonth, luhnValid, scenarioOf } from '../../domain/cards';
+import { ApiError } from '../../domain/errors';
+import { paymentInstrumentExpiryWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
+import { recordEvent } from '../../prisma/outbox';
+import type { paymentInstrumentExpiryWorkflow } from '../../workflows/payment-instrument-expiry';
+import { channelIdField } from '../common/schemas';
+import { customerId } from '../customers/schemas';
+import { visibleCustomer } from '../customers/rules';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { insertCard } from './repository';
+import { paymentInstrumentObject, serializePaymentInstrument } from './schemas';
+
+/** Cards are issued for a few years; anything further out is a typo. */
+export const MAX_YEARS_AHEAD = 20;
+
+/**
+ * The card number becomes its digits here and goes no further than this request: no message
+ * below quotes it, and zod's own messages for a wrong type or length never quote a value.
+ */
+const cardNumber = z
+  .string()
+  .max(40)
+  .transform((number, ctx) => {
+    const digits = cardDigits(number);
+    if (digits === null) {
+      ctx.addIssue({ code: 'custom', message: 'Expected 12 to 19 digits; spaces between groups are allowed.', params: { type: 'FORMAT' } });
+      return z.NEVER;
+    }
+    if (!luhnValid(digits)) {
+      ctx.addIssue({ code: 'custom', message: 'Not a valid card number (Luhn check failed); check for a mistyped digit.', params: { type: 'INVALID' } });
+      return z.NEVER;
+    }
+    return digits;
+  })
+  .meta({ description: 'The card number, 12 to 19 digits; spaces allowed. Never stored, logged or returned.' });
+
+export const tokenizePaymentInstrumentRequest = z.strictObject({
+  customer_id: customerId,
+  channel_id: channelIdField,
+  card: z.strictObject({
+    number: cardNumber,
+    exp_month: z.number().int().min(1).max(12),
+    exp_year: z.number().int().min(2000).meta({ description: `Four digits; at most ${MAX_YEARS_AHEAD} years ahead.` }),
+    cardholder_name: z.string().trim().min(1).max(100).optional(),
+  }),
+});
+
+type TokenizeRequest = z.infer<typeof tokenizePaymentInstrumentRequest>;
+
+export const tokenizePaymentInstrument = authorizedProcedure
+  .meta(
+    operation('payment-instruments/tokenize', {
+      summary: 'Save a card for a customer (sandbox tokenization)',
+      description:
+        'Validates the number (Luhn), refuses an expired card with 422 CARD_EXPIRED, keeps brand, last four digits, expiry and a keyed fingerprint, never the number. The instrument expires by itself at the end of its expiry month. Emits PaymentInstrumentCreated.',
+    }),
+  )
+  .input(tokenizePaymentInstrumentRequest)
+  .output(paymentInstrumentObject)
+  .mutation(async ({ ctx, input }) => {
+    const { card } = input;
+    const now = ctx.now();
+    if (card.exp_year > now.getUTCFullYear() + MAX_YEARS_AHEAD) {
+      throw ApiError.validation({ 'card.exp_year': { type: 'MAX', message: `At most ${MAX_YEARS_AHEAD} years ahead.` } });
+    }
+    const account = await ctx.db.account.findUniqueOrThrow({ where: { id: ctx.principal.accountId }, select: { fingerprintKey: true } });
+    const fingerprint = cardFingerprint(account.fingerprintKey, card.number);
+    return withIdempotency(ctx, 'payment-instruments/tokenize', withoutNumber(input, fingerprint), (ctx) =>
+      ctx.transaction(async (tx) => {
+        const customer = await visibleCustomer(tx, ctx, input.customer_id, input.channel_id);
+        const expiresAt = endOfExpiryMonth(card.exp_month, card.exp_year);
+        if (expiresAt <= now) {
+          throw new ApiError('CARD_EXPIRED', `The card expired at the end of ${card.exp_year}-${String(card.exp_month).padStart(2, '0')}.`, {
+            exp_month: card.exp_month,
+            exp_year: card.exp_year,
+          });
+        }
+        const row = await insertCard(tx, {
+          accountId: ctx.principal.accountId,
+          channelId: customer.channelId,
+          customerId: customer.id,
+          brand: brandOf(card.number),
+          last4: card.number.slice(-4),
+          expMonth: card.exp_month,
+          expYear: card.exp_year,
+          cardholderName: card.cardholder_name ?? null,
+          fingerprint,
+          sandboxScenario: scenarioOf(card.number),
+          now,
+        });
+        // Started before the commit, as api-keys/rotate does: a crash after the commit cannot
+        // lose the timer, and if the commit fails the workflow finds no ACTIVE instrument.
+        await ctx.temporal.workflow.start<typeof paymentInstrumentExpiryWorkflow>('paymentInstrumentExpiryWorkflow', {
+          taskQueue: TASK_QUEUE,
+          workflowId: paymentInstrumentExpiryWorkflowId(row.id),
+          args: [{ paymentInstrumentId: row.id, expiresAt: expiresAt.toISOString() }],
+        });
+        const instrument = serializePaymentInstrument(row);
+        await recordEvent(tx, {
+          accountId: ctx.principal.accountId,
+          channelId: row.channelId,
+          name: 'PaymentInstrumentCreated',
+          data: { payment_instrument: instrument },
+          occurredAt: now,
+        });
+        return instrument;
+      }),
+    );
+  });
+
+/**
+ * What the Idempotency-Key compares: the request with the card number replaced by its keyed
+ * fingerprint. The stored request hash is then no unkeyed hash of a card number, which could
+ * be reversed by trying every number of a BIN range, yet a retry with the same card matches.
+ */
+function withoutNumber(input: TokenizeRequest, fingerprint: string) {
+  const { number: _number, ...card } = input.card;
+  return { ...input, card: { ...card, fingerprint } };
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { resolveChannelScope } from '../auth/channel-scope';
+import { channelIdField } from '../common/schemas';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { insertRoutingConfig, unknownChannel } from './repository';
+import { routingConfigObject, serializeRoutingConfig } from './schemas';
+
+export const createRoutingConfigRequest = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  channel_id: channelIdField.meta({
+    description: 'The channel the configuration routes. Leave out with an account-level key for the account-wide configuration.',
+  }),
+});
+
+export const createRoutingConfig = authorizedProcedure
+  .meta(
+    operation('routing-configs/create', {
+      summary: 'Create a routing configuration',
+      description:
+        'One per channel, plus one account-wide (no `channel_id`, account-level key). 422 ROUTING_CONFIG_ALREADY_EXISTS, CHANNEL_NOT_FOUND.',
+    }),
+  )
+  .input(createRoutingConfigRequest)
+  .output(routingConfigObject)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'routing-configs/create', input, (ctx) => {
+      const scope = resolveChannelScope(ctx.principal, input.channel_id);
+      const channelId = scope ? scope[0]! : null;
+      return ctx.transaction(async (tx) => {
+        if (channelId && (await unknownChannel(tx, ctx.principal.accountId, channelId))) {
+          throw new ApiError('CHANNEL_NOT_FOUND', `Channel ${channelId} does not exist in this account.`, { channel_id: channelId });
+        }
+        const row = await insertRoutingConfig(tx, { accountId: ctx.principal.accountId, channelId, name: input.name, now: ctx.now() });
+        return serializeRoutingConfig(row);
+      });
+    }),
+  );

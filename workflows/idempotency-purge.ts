@@ -1,0 +1,27 @@
+import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+
+const { purgeExpiredIdempotencyRecords } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes' },
+});
+
+export interface IdempotencyPurgeInput {
+  intervalMinutes: number;
+  /** Runs left before continuing as new; the test lowers it to prove the hand-over. */
+  runsPerExecution?: number;
+}
+
+/**
+ * Reclaims idempotency records past their 24 hours, every `intervalMinutes`, forever. One
+ * execution does a bounded number of runs, then continues as new, so its history never grows.
+ */
+export async function idempotencyPurgeWorkflow(input: IdempotencyPurgeInput): Promise<void> {
+  const runs = input.runsPerExecution ?? 100;
+  for (let run = 0; run < runs && !workflowInfo().continueAsNewSuggested; run++) {
+    await purgeExpiredIdempotencyRecords();
+    await sleep(input.intervalMinutes * 60_000);
+  }
+  await continueAsNew<typeof idempotencyPurgeWorkflow>(input);
+}
