@@ -60,15 +60,7 @@ export function createChargeActivities(deps: ActivityDependencies & { providers?
 
 type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThrow']>>;
 
-interface Final {
-  status: Exclude<PaymentStatus, 'PENDING'>;
-  declineCode?: string;
-  declineMessage?: string;
-  retryable: boolean;
-  provider?: string;
-  providerChargeId?: string;
-  fee?: number;
-}
+type Final = Omit<ChargeSummary, 'paymentId'>;
 
 function refuse(message: string, type: string): never {
   throw ApplicationFailure.nonRetryable(message, type);
