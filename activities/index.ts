@@ -2,6 +2,7 @@ import type { Database } from '../prisma/client';
 import { createApiKeySecretActivities } from './api-key-secrets';
 import { createChargeActivities } from './charge';
 import { createIdempotencyRecordActivities } from './idempotency-records';
+import { createInvoiceCollectionActivities } from './invoice-collection';
 import { createPaymentInstrumentActivities } from './payment-instruments';
 
 export interface ActivityDependencies {
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createIdempotencyRecordActivities(deps),
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
+    ...createInvoiceCollectionActivities(deps),
   };
 }
 

@@ -1,7 +1,11 @@
 import { antifraudListsRouter } from './antifraud-lists/router';
 import { apiKeysRouter } from './api-keys/router';
+import { couponsRouter } from './coupons/router';
 import { customersRouter } from './customers/router';
+import { invoicesRouter } from './invoices/router';
 import { paymentInstrumentsRouter } from './payment-instruments/router';
+import { productPricesRouter } from './product-prices/router';
+import { productsRouter } from './products/router';
 import { routingConfigsRouter } from './routing-configs/router';
 import { router } from './trpc';
 
@@ -12,6 +16,10 @@ export const appRouter = router({
   'payment-instruments': paymentInstrumentsRouter,
   'routing-configs': routingConfigsRouter,
   'antifraud-lists': antifraudListsRouter,
+  products: productsRouter,
+  'product-prices': productPricesRouter,
+  coupons: couponsRouter,
+  invoices: invoicesRouter,
 });
 
 export type AppRouter = typeof appRouter;

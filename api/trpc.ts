@@ -17,6 +17,7 @@ export type Meta = OpenApiMeta<{
 const t = initTRPC.context<Context>().meta<Meta>().create({ isDev: false });
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 
 export type Transaction = Prisma.TransactionClient;

@@ -14,6 +14,9 @@ export const ID_PREFIXES = {
   subscriptionLineItem: 'slit_',
   paymentInstrument: 'pi_',
   payment: 'pay_',
+  invoiceLineItem: 'ili_',
+  refund: 'rfnd_',
+  sandboxRefund: 'sbrf_',
   routingConfig: 'rcfg_',
   routingConfigVersion: 'rcv_',
   sandboxCharge: 'sbch_',
@@ -38,6 +41,22 @@ export function newId(kind: IdKind, at: number = Date.now()): string {
 /** Section 1 item 7: antifraud lists and items carry bare ULIDs. */
 export function newUlid(at: number = Date.now()): string {
   return nextUlid(at);
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * Section 1 item 7: products, prices and coupons carry UUID-style ids. These are UUIDv7 (the
+ * 48-bit millisecond time first), made from a monotonic ULID, so id order is creation order
+ * and keyset pagination works as for every other record.
+ */
+export function newUuid(at: number = Date.now()): string {
+  let bits = 0n;
+  for (const char of nextUlid(at)) bits = (bits << 5n) | BigInt(CROCKFORD.indexOf(char));
+  bits = (bits & ~(0xfn << 76n)) | (0x7n << 76n);
+  bits = (bits & ~(0x3n << 62n)) | (0x2n << 62n);
+  const hex = bits.toString(16).padStart(32, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export function hasPrefix(kind: IdKind, value: string): boolean {

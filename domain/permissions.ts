@@ -2,7 +2,8 @@
  * Every permission a key can hold, `<resource>:<action>` as section 5.1 item 7 describes:
  * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
- * cards) and the routing-configs operations that create and publish versions. Published in docs/permissions.md; a test keeps both in step
+ * cards), the routing-configs operations that create and publish versions, `invoices/refund`
+ * and the catalogue (products, product-prices, coupons). Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
 export const PERMISSIONS = [
@@ -18,6 +19,16 @@ export const PERMISSIONS = [
   'invoices:get',
   'invoices:list',
   'invoices:pay',
+  'invoices:refund',
+  'products:create',
+  'products:get',
+  'products:list',
+  'product-prices:create',
+  'product-prices:get',
+  'product-prices:list',
+  'coupons:create',
+  'coupons:get',
+  'coupons:list',
   'subscriptions:create',
   'subscriptions:get',
   'subscriptions:list',

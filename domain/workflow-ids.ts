@@ -14,5 +14,10 @@ export function paymentInstrumentExpiryWorkflowId(paymentInstrumentId: string): 
   return `${paymentInstrumentId}/expiry`;
 }
 
+/** One per invoice: charging it and, after a retryable decline, dunning it. */
+export function invoiceCollectionWorkflowId(invoiceId: string): string {
+  return `${invoiceId}/collection`;
+}
+
 /** Housekeeping has no resource of its own: it lives under `maintenance/`. */
 export const IDEMPOTENCY_PURGE_WORKFLOW_ID = 'maintenance/idempotency-purge';

@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../domain/datetime';
 import { eventTypeOf } from '../../domain/outbox-event';
 import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
-import { newId } from '../../domain/ids';
+import { newId, newUuid } from '../../domain/ids';
 
 describe('conventions of section 1', () => {
   it('formats date-times in UTC with six fractional digits and Z', () => {
@@ -12,6 +12,14 @@ describe('conventions of section 1', () => {
     const ids = Array.from({ length: 1000 }, () => newId('apiKey'));
     expect(ids.every((id) => /^akey_[0-9a-z]{26}$/.test(id))).toBe(true);
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('issues UUIDv7 catalogue ids in creation order', () => {
+    const ids = Array.from({ length: 1000 }, () => newUuid());
+    expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    const millis = parseInt(newUuid().replace('-', '').slice(0, 12), 16);
+    expect(Math.abs(millis - Date.now())).toBeLessThan(5_000);
   });
 
   it('derives event types the way the spec shows them', () => {

@@ -1,0 +1,5 @@
+import type { ActivityDependencies } from '.';
+
+export function createInvoiceCollectionActivities(_deps: ActivityDependencies) {
+  return {};
+}
