@@ -22,6 +22,8 @@ export interface ChargeInput {
   idempotencyKey: string;
   ipAddress?: string;
   reference?: string;
+  /** The invoice the payment collects: refunds and dunning find its payments by it. */
+  invoiceId?: string;
 }
 
 /** What a caller (workflow, API) learns of a finished payment; plain JSON. */
@@ -94,6 +96,7 @@ async function chargePayment(db: Database, providers: ProviderRegistry, now: () 
         channelId: instrument?.channelId ?? customer.channelId,
         customerId: input.customerId,
         instrumentId: input.instrumentId,
+        invoiceId: input.invoiceId ?? null,
         idempotencyKey: input.idempotencyKey,
         amount: input.amount,
         currency: input.currency,

@@ -1,5 +1,124 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDependencies } from '.';
+import { collectionChargeKey, parsePayChargeKey, PAY_CLAIM_LEASE_MS } from '../api/invoices/payments/charge-keys';
+import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../api/invoices/payments/collect';
+import { lockInvoice } from '../api/invoices/payments/settle';
+import { canTransition } from '../domain/invoice-status';
+import { createChargeActivities } from './charge';
+import type { ProviderRegistry } from './providers/registry';
 
-export function createInvoiceCollectionActivities(_deps: ActivityDependencies) {
-  return {};
+/** Days after the first failed charge at which dunning retries: docs/dunning.md. */
+export const DEFAULT_RETRY_SCHEDULE_DAYS: readonly number[] = [1, 3, 5, 7];
+/** Bounds the workflow's history: a schedule is a handful of attempts, never an open-ended list. */
+export const MAX_RETRIES = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface PlanInput {
+  retryScheduleDays?: number[];
+}
+
+export interface AttemptInput {
+  invoiceId: string;
+  /** 0 is the first automatic charge, 1… the dunning retries. */
+  attempt: number;
+  /** Retries still scheduled after this attempt. */
+  retriesLeft: number;
+}
+
+export interface AttemptResult {
+  /** The invoice's status afterwards; MISSING when its finalize rolled back. */
+  status: string;
+  /** True while the invoice is in dunning with retries to come. */
+  retry: boolean;
+  paymentId?: string;
+}
+
+/**
+ * A schedule is offsets in days from the first failure, strictly increasing, each > 0. The
+ * workflow input wins, then `DUNNING_RETRY_SCHEDULE_DAYS` of the worker (comma-separated),
+ * then the default.
+ */
+export function parseRetrySchedule(days: readonly number[], source: string): number[] {
+  const valid =
+    days.length <= MAX_RETRIES && days.every((d, i) => Number.isFinite(d) && d > 0 && (i === 0 || d > days[i - 1]!));
+  if (!valid) {
+    throw ApplicationFailure.nonRetryable(
+      `${source}: a retry schedule is at most ${MAX_RETRIES} strictly increasing positive day offsets; got ${JSON.stringify(days)}.`,
+      'INVALID_RETRY_SCHEDULE',
+    );
+  }
+  return [...days];
+}
+
+export function createInvoiceCollectionActivities(deps: ActivityDependencies & { providers?: ProviderRegistry }) {
+  const { db } = deps;
+  const collect: CollectDependencies = { db, charge: createChargeActivities(deps).chargePayment, now: () => new Date() };
+
+  return {
+    /** The retry delays in milliseconds after the first failure, fixed once per workflow run (recorded in its history). */
+    async planInvoiceCollection(input: PlanInput): Promise<{ retryDelaysMs: number[] }> {
+      const env = process.env.DUNNING_RETRY_SCHEDULE_DAYS;
+      const days = input.retryScheduleDays
+        ? parseRetrySchedule(input.retryScheduleDays, 'retryScheduleDays')
+        : env
+          ? parseRetrySchedule(env.split(',').map((d) => Number(d.trim())), 'DUNNING_RETRY_SCHEDULE_DAYS')
+          : [...DEFAULT_RETRY_SCHEDULE_DAYS];
+      return { retryDelaysMs: days.map((d) => Math.round(d * DAY_MS)) };
+    },
+
+    /** Whether the invoice still owes money the workflow may collect (OPEN or DUNNING). */
+    async invoiceCollectionStatus({ invoiceId }: { invoiceId: string }): Promise<{ status: string; collectible: boolean }> {
+      const row = await db.invoice.findUnique({ where: { id: invoiceId }, select: { status: true } });
+      const status = row?.status ?? 'MISSING';
+      return { status, collectible: canTransition('chargeSucceeded', status) };
+    },
+
+    /**
+     * One charge of the invoice (docs/dunning.md): claims the invoice's charge guard under the
+     * attempt's deterministic key, charges and settles. Retried by Temporal after any crash: a
+     * claim already held under this key is resumed, so the attempt charges at most once.
+     */
+    async attemptInvoiceCollection(input: AttemptInput): Promise<AttemptResult> {
+      const key = collectionChargeKey(input.invoiceId, input.attempt);
+      const origin = { kind: 'collection' as const, attempt: input.attempt, retriesLeft: input.retriesLeft };
+      for (;;) {
+        const step = await db.$transaction(async (tx) => {
+          const invoice = await lockInvoice(tx, input.invoiceId);
+          if (!invoice) return { done: 'MISSING' } as const;
+          if (invoice.paymentInProgressId !== key) {
+            if (!canTransition('chargeSucceeded', invoice.status)) return { done: invoice.status } as const;
+            if (invoice.paymentInProgressId) {
+              const manual = parsePayChargeKey(invoice.paymentInProgressId);
+              if (manual && Date.now() - manual.claimedAt > PAY_CLAIM_LEASE_MS) return { abandoned: manual } as const;
+              // A manual pay is charging right now: its outcome decides whether this attempt is needed.
+              throw ApplicationFailure.retryable(`Invoice ${input.invoiceId} has a charge under way.`, 'PAYMENT_IN_PROGRESS');
+            }
+            await tx.invoice.update({ where: { id: invoice.id }, data: { paymentInProgressId: key } });
+          }
+          return { instrumentId: await collectionInstrument(tx, invoice, key) } as const;
+        });
+        if ('done' in step) return { status: step.done!, retry: false };
+        if ('abandoned' in step) {
+          // A manual pay whose process died: finish it first; it may well have paid the invoice.
+          const manual = step.abandoned!;
+          await finishClaimedCharge(
+            collect,
+            { invoiceId: input.invoiceId, key: manual.key, instrumentId: manual.instrumentId, origin: { kind: 'pay' } },
+            (work) => db.$transaction(work),
+          );
+          continue;
+        }
+        const settlement = await finishClaimedCharge(
+          collect,
+          { invoiceId: input.invoiceId, key, instrumentId: step.instrumentId, origin },
+          (work) => db.$transaction(work),
+        );
+        return {
+          status: settlement.invoice.status,
+          retry: settlement.invoice.status === 'DUNNING' && input.retriesLeft > 0,
+          ...(settlement.payment.id ? { paymentId: settlement.payment.id } : {}),
+        };
+      }
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { apiConfigFromEnv } from '../api/config';
+import { ensureUrlSigningKey } from '../api/files/config';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from '../worker/create-worker';
@@ -23,6 +24,7 @@ const log = (message: string) => console.log(`[start] ${message}`);
  */
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
+  ensureUrlSigningKey(DATA_DIR);
   const stops: Array<() => Promise<unknown>> = [];
   let stopping = false;
   const stopAll = async (code: number) => {

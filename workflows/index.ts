@@ -1,3 +1,4 @@
 export { apiKeyRotationWorkflow } from './api-key-rotation';
 export { paymentInstrumentExpiryWorkflow } from './payment-instrument-expiry';
 export { idempotencyPurgeWorkflow } from './idempotency-purge';
+export { invoiceCollectionWorkflow } from './invoice-collection';

@@ -31,6 +31,23 @@ export type ChargeResult =
 
 export type ProcessedCharge = Exclude<ChargeResult, { outcome: 'UNAVAILABLE' | 'TIMEOUT' }>;
 
+export interface RefundRequest {
+  /** Repeating a refund with the same key returns the first refund and never refunds twice. */
+  idempotencyKey: string;
+  /** The provider's id of the approved charge being refunded. */
+  providerChargeId: string;
+  /** Positive, in minor units of the charge's currency. */
+  amount: number;
+}
+
+/**
+ * A refund the provider made, or its refusal: the charge is not an approved one of this
+ * provider, or the refunds of it would exceed what it charged.
+ */
+export type RefundResult =
+  | { outcome: 'REFUNDED'; providerRefundId: string }
+  | { outcome: 'REJECTED'; code: 'charge_not_found' | 'refund_exceeds_charge'; message: string };
+
 export interface PaymentProvider {
   readonly name: string;
   charge(request: ChargeRequest): Promise<ChargeResult>;
@@ -38,10 +55,17 @@ export interface PaymentProvider {
   lookup(idempotencyKey: string): Promise<ProcessedCharge | null>;
 }
 
-/** Thrown when a key is reused for another charge: a bug in the caller, never retried into a charge. */
+/** Apart from `PaymentProvider` so the charge path (and its test doubles) need not know refunds. */
+export interface RefundingProvider {
+  readonly name: string;
+  /** Gives back all or part of an approved charge; the provider's fee is not returned. */
+  refund(request: RefundRequest): Promise<RefundResult>;
+}
+
+/** Thrown when a key is reused for another charge or refund: a bug in the caller, never retried into a charge. */
 export class ProviderRequestMismatch extends Error {
-  constructor(provider: string, idempotencyKey: string) {
-    super(`${provider} already holds a different charge under idempotency key ${idempotencyKey}.`);
+  constructor(provider: string, idempotencyKey: string, what: 'charge' | 'refund' = 'charge') {
+    super(`${provider} already holds a different ${what} under idempotency key ${idempotencyKey}.`);
     this.name = 'ProviderRequestMismatch';
   }
 }

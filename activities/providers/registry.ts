@@ -1,6 +1,6 @@
 import type { SandboxScenario } from '../../domain/cards';
 import type { Database } from '../../prisma/client';
-import type { ChargeOutcome, PaymentProvider } from './provider';
+import type { ChargeOutcome, PaymentProvider, RefundingProvider } from './provider';
 import { sandboxProvider, type SandboxProfile } from './sandbox-provider';
 
 /** The scenarios every sandbox provider treats alike; `*_ON_ALPHA` ones differ per provider. */
@@ -42,5 +42,12 @@ export const SANDBOX_PROFILES: Readonly<Record<ProviderName, SandboxProfile>> = 
 export type ProviderRegistry = ReadonlyMap<string, PaymentProvider>;
 
 export function createProviderRegistry(db: Database): ProviderRegistry {
+  return new Map(PROVIDER_NAMES.map((name) => [name, sandboxProvider(db, SANDBOX_PROFILES[name])]));
+}
+
+/** The same providers as refunders: a refund goes back to the provider that charged. */
+export type RefundRegistry = ReadonlyMap<string, RefundingProvider>;
+
+export function createRefundRegistry(db: Database): RefundRegistry {
   return new Map(PROVIDER_NAMES.map((name) => [name, sandboxProvider(db, SANDBOX_PROFILES[name])]));
 }

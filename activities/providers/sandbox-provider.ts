@@ -8,6 +8,9 @@ import {
   type ChargeResult,
   type PaymentProvider,
   type ProcessedCharge,
+  type RefundingProvider,
+  type RefundRequest,
+  type RefundResult,
 } from './provider';
 
 /** A fee of `basisPoints` / 10,000 of the amount plus `fixed`, all in minor units. */
@@ -43,7 +46,7 @@ export function feeFor(amount: number, fee: FeeSchedule): number {
  * request gets the recorded answer. UNAVAILABLE and TIMEOUT record nothing: the provider did not
  * process the request, so `lookup` finds nothing and a later request with the key is decided anew.
  */
-export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentProvider {
+export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentProvider & RefundingProvider {
   async function lookup(idempotencyKey: string): Promise<ProcessedCharge | null> {
     const row = await db.sandboxProviderCharge.findUnique({
       where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey } },
@@ -84,7 +87,56 @@ export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentP
       });
       return replayed(row, request);
     },
+
+    /**
+     * Refunds are kept in `sandbox_provider_refunds` under (provider, idempotency key), like
+     * charges. The charge's row is locked while its refunds are summed, so concurrent refunds of
+     * one charge cannot together exceed it. The fee stays with the provider.
+     */
+    async refund(request: RefundRequest): Promise<RefundResult> {
+      const byKey = { provider_idempotencyKey: { provider: profile.name, idempotencyKey: request.idempotencyKey } };
+      const recorded = await db.sandboxProviderRefund.findUnique({ where: byKey });
+      if (recorded) return replayedRefund(recorded, request);
+      return db.$transaction(async (tx) => {
+        const [charge] = await tx.$queryRaw<Array<{ amount: number; outcome: string }>>`
+          SELECT amount, outcome FROM sandbox_provider_charges
+          WHERE id = ${request.providerChargeId} AND provider = ${profile.name} FOR UPDATE`;
+        // Under the charge's lock: a concurrent request with this key has committed by now.
+        const raced = await tx.sandboxProviderRefund.findUnique({ where: byKey });
+        if (raced) return replayedRefund(raced, request);
+        if (!charge || charge.outcome !== 'APPROVED') {
+          return { outcome: 'REJECTED', code: 'charge_not_found', message: `${profile.name} holds no approved charge ${request.providerChargeId}.` };
+        }
+        const refunded = await tx.sandboxProviderRefund.aggregate({ where: { provider: profile.name, chargeId: request.providerChargeId }, _sum: { amount: true } });
+        const left = charge.amount - (refunded._sum.amount ?? 0);
+        if (request.amount > left) {
+          return {
+            outcome: 'REJECTED',
+            code: 'refund_exceeds_charge',
+            message: `${profile.name}: charge ${request.providerChargeId} has ${left} left to refund, ${request.amount} asked.`,
+          };
+        }
+        const row = await tx.sandboxProviderRefund.create({
+          data: {
+            id: newId('sandboxRefund'),
+            provider: profile.name,
+            chargeId: request.providerChargeId,
+            idempotencyKey: request.idempotencyKey,
+            amount: request.amount,
+            createdAt: new Date(),
+          },
+        });
+        return { outcome: 'REFUNDED', providerRefundId: row.id };
+      });
+    },
   };
+
+  function replayedRefund(row: { id: string; chargeId: string; amount: number }, request: RefundRequest): RefundResult {
+    if (row.chargeId !== request.providerChargeId || row.amount !== request.amount) {
+      throw new ProviderRequestMismatch(profile.name, request.idempotencyKey, 'refund');
+    }
+    return { outcome: 'REFUNDED', providerRefundId: row.id };
+  }
 
   function replayed(row: ChargeRow, request: ChargeRequest): ProcessedCharge {
     if (row.amount !== request.amount || row.currency !== request.currency) {

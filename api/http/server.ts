@@ -3,6 +3,7 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { createContext, type ContextDependencies } from '../context';
 import { envelopeOf, toApiError } from '../errors/envelope';
+import { registerFileRoutes } from '../files/routes';
 import { openApiDocument } from '../openapi/document';
 import { referencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
@@ -59,7 +60,14 @@ function parseBody(raw: string): unknown {
 export function buildServer(deps: ContextDependencies, options: ServerOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-    logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
+    logger:
+      options.logLevel && options.logLevel !== 'silent'
+        ? {
+            level: options.logLevel,
+            // Signed file links carry their signature in the query string: log the path only.
+            serializers: { req: (request) => ({ method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip }) },
+          }
+        : false,
     genReqId: () => newId('request'),
     requestIdHeader: false,
   });
@@ -94,6 +102,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   app.get('/openapi.json', async () => document);
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml));
   app.get('/health', async () => ({ status: 'ok' }));
+  registerFileRoutes(app, deps);
 
   app.post('/v2/:resources/:action', async (request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -1,4 +1,9 @@
 import { router } from '../trpc';
+import { payInvoice } from './pay';
+import { refundInvoice } from './refund';
 
 /** Collecting money: pay and refund. */
-export const invoicePaymentsRouter = router({});
+export const invoicePaymentsRouter = router({
+  pay: payInvoice,
+  refund: refundInvoice,
+});

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
@@ -55,6 +56,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
   }
+  // One key for every platform of the process, so a link signed by one verifies on another.
+  process.env.URL_SIGNING_KEY ??= randomBytes(32).toString('hex');
   const database: TestDatabase = await createTestDatabase();
   const env = await createTestWorkflowEnvironment();
   const { db } = database;
@@ -74,6 +77,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   );
   await server.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  // Links (pdf_url) name the most recently started platform that is still running; stop()
+  // hands PUBLIC_URL back to the one started before, as platforms nest in a test file.
+  const previousPublicUrl = process.env.PUBLIC_URL;
+  process.env.PUBLIC_URL = baseUrl;
 
   const account = await createAccount(db, 'Test account');
   const channels = await Promise.all(['one', 'two', 'three'].map((name) => createChannel(db, account.id, name)));
@@ -112,6 +119,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       running = worker.run();
     },
     async stop() {
+      if (process.env.PUBLIC_URL === baseUrl) {
+        if (previousPublicUrl === undefined) delete process.env.PUBLIC_URL;
+        else process.env.PUBLIC_URL = previousPublicUrl;
+      }
       await server.close();
       worker.shutdown();
       await Promise.all([running, ...draining]);

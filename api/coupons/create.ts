@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { newUuid } from '../../domain/ids';
+import { hasAtMostFourDecimals } from '../../domain/invoice-amounts';
+import { Prisma } from '../../generated/prisma/client';
+import { currency } from '../customers/schemas';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { MAX_PRICE_AMOUNT } from '../product-prices/schemas';
+import { authorizedProcedure, operation, type Transaction } from '../trpc';
+import { calculationType, couponCode, couponObject, couponSelect, serializeCoupon } from './schemas';
+
+export const createCouponRequest = z
+  .strictObject({
+    code: couponCode,
+    calculation_type: calculationType,
+    calculation_value: z
+      .number()
+      .meta({ description: 'PERCENTAGE: more than 0 and at most 100, up to four decimals. AMOUNT: a positive integer in minor units.' }),
+    currency: currency.optional().meta({ description: 'Required for AMOUNT, refused for PERCENTAGE.' }),
+  })
+  .superRefine((coupon, ctx) => {
+    const value = coupon.calculation_value;
+    const issue = (path: string, type: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message, params: { type } });
+    if (coupon.calculation_type === 'PERCENTAGE') {
+      if (value <= 0) issue('calculation_value', 'MIN', 'A percentage is more than 0.');
+      else if (value > 100) issue('calculation_value', 'MAX', 'A percentage is at most 100.');
+      else if (!hasAtMostFourDecimals(value)) issue('calculation_value', 'FORMAT', 'At most four decimal places.');
+      if (coupon.currency !== undefined) issue('currency', 'INVALID', 'A PERCENTAGE coupon has no currency.');
+    } else {
+      if (!Number.isInteger(value)) issue('calculation_value', 'FORMAT', 'An amount is an integer in minor units.');
+      else if (value < 1) issue('calculation_value', 'MIN', 'An amount is at least 1.');
+      else if (value > MAX_PRICE_AMOUNT) issue('calculation_value', 'MAX', `An amount is at most ${MAX_PRICE_AMOUNT}.`);
+      if (coupon.currency === undefined) issue('currency', 'REQUIRED', 'Required for an AMOUNT coupon.');
+    }
+  });
+
+const codeTaken = (code: string, couponId?: string) =>
+  new ApiError('COUPON_CODE_ALREADY_EXISTS', `A coupon with the code ${code} already exists.`, { code, ...(couponId ? { coupon_id: couponId } : {}) });
+
+async function insertCoupon(tx: Transaction, accountId: string, input: z.output<typeof createCouponRequest>, now: Date) {
+  try {
+    return await tx.coupon.create({
+      data: {
+        id: newUuid(now.getTime()),
+        accountId,
+        code: input.code,
+        calculationType: input.calculation_type,
+        calculationValue: String(input.calculation_value),
+        currency: input.currency ?? null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: couponSelect,
+    });
+  } catch (error) {
+    // Two requests racing for one code: the unique index decides.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw codeTaken(input.code);
+    throw error;
+  }
+}
+
+export const createCoupon = authorizedProcedure
+  .meta(
+    operation('coupons/create', {
+      summary: 'Create a coupon',
+      description: 'A PERCENTAGE or AMOUNT discount that invoices name by id or code. Coupons are immutable. 422 COUPON_CODE_ALREADY_EXISTS.',
+    }),
+  )
+  .input(createCouponRequest)
+  .output(couponObject)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'coupons/create', input, (ctx) =>
+      ctx.transaction(async (tx) => {
+        const accountId = ctx.principal.accountId;
+        const existing = await tx.coupon.findUnique({ where: { accountId_code: { accountId, code: input.code } }, select: { id: true } });
+        if (existing) throw codeTaken(input.code, existing.id);
+        return serializeCoupon(await insertCoupon(tx, accountId, input, ctx.now()));
+      }),
+    ),
+  );

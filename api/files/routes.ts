@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../../domain/errors';
+import { formatDateTime } from '../../domain/datetime';
+import { verifySignedPath } from '../../domain/signed-url';
+import type { Database } from '../../prisma/client';
+import { envelopeOf } from '../errors/envelope';
+import { invoicePdfPath } from '../invoices/pdf-url';
+import { urlSigningKey } from './config';
+import { loadInvoiceDocument } from './invoice-document';
+import { renderInvoicePdf } from './invoice-pdf';
+
+export interface FileRouteDependencies {
+  db: Database;
+  now?: () => Date;
+}
+
+function refuse(reply: FastifyReply, error: ApiError): FastifyReply {
+  const { status, body } = envelopeOf(error);
+  return reply.code(status).header('cache-control', 'no-store').type('application/json').send(body);
+}
+
+function single(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Files served at signed, expiring links (docs/invoice-pdf.md). The link is the credential:
+ * no API key is asked for, so a customer can open it from an e-mail. Order of checks:
+ * signature (403), expiry (403), then the record (404).
+ */
+export function registerFileRoutes(app: FastifyInstance, deps: FileRouteDependencies): void {
+  // A malformed key stops the API at start rather than failing every link later.
+  urlSigningKey();
+  const now = deps.now ?? (() => new Date());
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/files/invoices/:id.pdf', async (request, reply) => {
+    const { id } = request.params;
+    const key = urlSigningKey();
+    const expires = single(request.query.expires);
+    const verdict = key ? verifySignedPath(key, invoicePdfPath(id), expires, single(request.query.signature), now()) : 'INVALID';
+    if (verdict === 'INVALID') {
+      return refuse(reply, new ApiError('PERMISSION_DENIED', 'The link is not valid: its signature does not match. Use the pdf_url of the invoice as given.'));
+    }
+    if (verdict === 'EXPIRED') {
+      const expiredAt = formatDateTime(new Date(Number(expires) * 1000));
+      return refuse(
+        reply,
+        new ApiError('PERMISSION_DENIED', `The link expired at ${expiredAt}. Retrieve the invoice again for a fresh pdf_url.`, { expired_at: expiredAt }),
+      );
+    }
+    const invoice = await loadInvoiceDocument(deps.db, id);
+    if (!invoice) return refuse(reply, ApiError.notFound('Invoice', id));
+    return reply
+      .code(200)
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="${invoice.id}.pdf"`)
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(renderInvoicePdf(invoice));
+  });
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { nextStatus } from '../../domain/invoice-status';
+import { recordEvent } from '../../prisma/outbox';
+import { envelopeOf } from '../errors/envelope';
+import { channelIdField } from '../common/schemas';
+import { requestHash } from '../idempotency/request-hash';
+import { IDEMPOTENCY_KEY_TTL_MS, withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation, type AuthorizedContext, type Transaction } from '../trpc';
+import { startInvoiceCollection } from './collection-workflow';
+import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
+import { customerSnapshotOf, invoiceId, invoiceObject, invoiceSelect, serializeInvoice, type InvoiceRow } from './schemas';
+
+export const finalizeInvoiceRequest = z.strictObject({ id: invoiceId, channel_id: channelIdField });
+
+type FinalizeInvoiceRequest = z.output<typeof finalizeInvoiceRequest>;
+
+/** One reason a draft cannot be issued (docs/invoices.md, "Finalization failures"). */
+export interface FinalizationReason {
+  code:
+    | 'NO_LINE_ITEMS'
+    | 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED'
+    | 'PAYMENT_INSTRUMENT_REQUIRED'
+    | 'PAYMENT_INSTRUMENT_NOT_ACTIVE'
+    | 'DUE_AT_IN_THE_PAST';
+  message: string;
+}
+
+type Customer = Awaited<ReturnType<typeof findInvoiceCustomer>>;
+
+/** The instrument a CHARGE_AUTOMATICALLY invoice will be charged on: its own, else the customer's default. */
+function chargedInstrumentId(row: InvoiceRow, customer: Customer): string | null {
+  const configuration = customer.configuration as { default_payment_instrument_id?: string } | null;
+  return row.paymentInstrumentId ?? configuration?.default_payment_instrument_id ?? null;
+}
+
+async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: Customer, now: Date): Promise<FinalizationReason[]> {
+  const reasons: FinalizationReason[] = [];
+  if (row.lineItems.length === 0) reasons.push({ code: 'NO_LINE_ITEMS', message: 'The invoice has no line items.' });
+  const taxed = row.lineItems.some((line) => line.taxRate !== null && !line.taxRate.isZero());
+  const taxable = (customer.tax as { taxability: string }).taxability === 'TAXABLE';
+  const country = (customer.address as { country?: string } | null)?.country;
+  if (taxed && taxable && !country) {
+    reasons.push({
+      code: 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED',
+      message: `Customer ${customer.id} is TAXABLE and the invoice charges tax, but the customer's address has no country.`,
+    });
+  }
+  if (row.collectionMethod === 'CHARGE_AUTOMATICALLY' && row.totalAmount > 0) {
+    const instrumentId = chargedInstrumentId(row, customer);
+    const instrument = instrumentId
+      ? await tx.paymentInstrument.findFirst({ where: { id: instrumentId, customerId: customer.id }, select: { status: true } })
+      : null;
+    if (!instrumentId || !instrument) {
+      reasons.push({
+        code: 'PAYMENT_INSTRUMENT_REQUIRED',
+        message: 'CHARGE_AUTOMATICALLY needs a payment instrument of the customer: the invoice names none and the customer has no default.',
+      });
+    } else if (instrument.status !== 'ACTIVE') {
+      reasons.push({ code: 'PAYMENT_INSTRUMENT_NOT_ACTIVE', message: `Payment instrument ${instrumentId} is ${instrument.status}.` });
+    }
+  }
+  if (row.dueAt && row.dueAt <= now) reasons.push({ code: 'DUE_AT_IN_THE_PAST', message: 'due_at has passed; move it or clear it.' });
+  return reasons;
+}
+
+class FinalizationRefused extends Error {
+  constructor(readonly reasons: FinalizationReason[]) {
+    super('Finalization refused.');
+  }
+}
+
+/**
+ * The refusal rolls the request's transaction back, so InvoiceFinalizationFailed commits in a
+ * transaction of its own. Under an Idempotency-Key that transaction also stores the 422 the
+ * key replays: a sequential retry replays it without running, and a concurrent duplicate hits
+ * the key's primary key, rolls its own event back and replays ours, so one failed request
+ * records one event.
+ */
+async function recordFinalizationFailure(ctx: AuthorizedContext, input: FinalizeInvoiceRequest, reasons: FinalizationReason[]): Promise<ApiError> {
+  const error = new ApiError('FINALIZATION_FAILED', `Invoice ${input.id} cannot be finalized: ${reasons.map((r) => r.code).join(', ')}.`, {
+    reasons,
+  });
+  const now = ctx.now();
+  await ctx.db.$transaction(async (tx) => {
+    const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
+    const invoice = serializeInvoice(row, { now, customer: await findInvoiceCustomer(tx, row.customerId) });
+    await recordEvent(tx, {
+      accountId: ctx.principal.accountId,
+      channelId: row.channelId,
+      name: 'InvoiceFinalizationFailed',
+      data: { invoice, reasons },
+      occurredAt: now,
+    });
+    if (ctx.idempotencyKey !== undefined) {
+      const { status, body } = envelopeOf(error);
+      await tx.idempotencyRecord.create({
+        data: {
+          apiKeyId: ctx.principal.apiKeyId,
+          key: ctx.idempotencyKey,
+          operation: 'invoices/finalize',
+          requestHash: requestHash('invoices/finalize', input),
+          responseStatus: status,
+          responseBody: body as object,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
+        },
+      });
+    }
+  });
+  return error;
+}
+
+export const finalizeInvoice = authorizedProcedure
+  .meta(
+    operation('invoices/finalize', {
+      summary: 'Finalize a draft invoice',
+      description:
+        'DRAFT → OPEN (→ PAID at once when the total is 0). Freezes the customer snapshot. CHARGE_AUTOMATICALLY starts collection. Emits InvoiceFinalized. 422 INCOMPATIBLE_STATUS; 422 FINALIZATION_FAILED with `context.reasons` (InvoiceFinalizationFailed is recorded, the invoice stays DRAFT).',
+    }),
+  )
+  .input(finalizeInvoiceRequest)
+  .output(invoiceObject)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'invoices/finalize', input, async (ctx) => {
+      try {
+        return await ctx.transaction(async (tx) => {
+          const accountId = ctx.principal.accountId;
+          const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
+          nextStatus('finalize', row.status);
+          const customer = await findInvoiceCustomer(tx, row.customerId);
+          const now = ctx.now();
+          const reasons = await finalizationReasons(tx, row, customer, now);
+          if (reasons.length > 0) throw new FinalizationRefused(reasons);
+
+          const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
+          const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
+          const saved = await tx.invoice.update({
+            where: { id: row.id },
+            data: {
+              status,
+              customerSnapshot: customerSnapshotOf(customer),
+              finalizedAt: now,
+              updatedAt: now,
+              ...(charged ? { paymentInstrumentId: chargedInstrumentId(row, customer) } : {}),
+              ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
+            },
+            select: invoiceSelect,
+          });
+          const invoice = serializeInvoice(saved, { now });
+          const event = { accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };
+          await recordEvent(tx, { ...event, name: 'InvoiceFinalized' });
+          if (status === 'PAID') await recordEvent(tx, { ...event, name: 'InvoicePaid' });
+          if (charged) await startInvoiceCollection(ctx.temporal, saved.id);
+          return invoice;
+        });
+      } catch (error) {
+        if (error instanceof FinalizationRefused) throw await recordFinalizationFailure(ctx, input, error.reasons);
+        throw error;
+      }
+    }),
+  );

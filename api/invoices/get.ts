@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { channelIdField } from '../common/schemas';
+import { authorizedProcedure, operation } from '../trpc';
+import { invoiceObjectOf, visibleInvoice } from './repository';
+import { invoiceId, invoiceObject } from './schemas';
+
+export const getInvoice = authorizedProcedure
+  .meta(operation('invoices/get', { summary: 'Get an invoice', description: 'Deleted invoices and invoices outside the key’s channels are 404.' }))
+  .input(z.strictObject({ id: invoiceId, channel_id: channelIdField }))
+  .output(invoiceObject)
+  .query(async ({ ctx, input }) => invoiceObjectOf(ctx.db, await visibleInvoice(ctx.db, ctx, input.id, input.channel_id), ctx.now()));

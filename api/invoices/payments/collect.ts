@@ -1,0 +1,81 @@
+import type { ChargeInput, ChargeSummary } from '../../../activities/charge';
+import type { Database, Prisma } from '../../../prisma/client';
+import { NO_INSTRUMENT, settleCharge, type ChargeEnd, type ChargeOrigin, type Settlement } from './settle';
+
+type Db = Prisma.TransactionClient;
+
+export interface CollectDependencies {
+  db: Database;
+  /** `chargePayment` of activities/charge.ts. */
+  charge: (input: ChargeInput) => Promise<ChargeSummary>;
+  now: () => Date;
+}
+
+/** Runs `work` in one transaction: the pay operation hands in the one that also stores its idempotency record. */
+export type TransactionRunner = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
+
+/**
+ * Finishes a charge whose key is (or was) held in `invoices.payment_in_progress_id`: charges
+ * under that key, which returns the recorded payment, resumes a PENDING one or creates it, then
+ * settles the invoice. Safe to run any number of times, concurrently too: the charge path
+ * charges once per key and the settlement applies once per claim.
+ */
+export async function finishClaimedCharge(
+  deps: CollectDependencies,
+  claim: { invoiceId: string; key: string; instrumentId: string | undefined; origin: ChargeOrigin },
+  transaction: TransactionRunner,
+): Promise<Settlement> {
+  const invoice = await deps.db.invoice.findUniqueOrThrow({
+    where: { id: claim.invoiceId },
+    select: { accountId: true, customerId: true, amountDue: true, currency: true },
+  });
+  // The amount due cannot change while the claim is held: only settling a charge changes it.
+  const charge: ChargeEnd = claim.instrumentId
+    ? await deps.charge({
+        accountId: invoice.accountId,
+        customerId: invoice.customerId,
+        instrumentId: claim.instrumentId,
+        amount: invoice.amountDue,
+        currency: invoice.currency,
+        idempotencyKey: claim.key,
+        invoiceId: claim.invoiceId,
+        reference: claim.invoiceId,
+      })
+    : NO_INSTRUMENT;
+  return transaction((tx) =>
+    settleCharge(tx, {
+      invoiceId: claim.invoiceId,
+      key: claim.key,
+      amount: invoice.amountDue,
+      charge,
+      origin: claim.origin,
+      instrumentId: claim.instrumentId,
+      now: deps.now(),
+    }),
+  );
+}
+
+/**
+ * The instrument an automatic attempt charges, chosen at each attempt so a merchant can fix a
+ * failing collection between retries: the one a payment under this key already used (a resumed
+ * attempt keeps its instrument), else the invoice's own instrument while ACTIVE, else the
+ * customer's default, else the invoice's inactive one (the charge path declines it, saying why).
+ */
+export async function collectionInstrument(
+  db: Db,
+  invoice: { accountId: string; customerId: string; paymentInstrumentId: string | null },
+  key: string,
+): Promise<string | undefined> {
+  const started = await db.payment.findUnique({
+    where: { accountId_idempotencyKey: { accountId: invoice.accountId, idempotencyKey: key } },
+    select: { instrumentId: true },
+  });
+  if (started) return started.instrumentId;
+  if (invoice.paymentInstrumentId) {
+    const own = await db.paymentInstrument.findUnique({ where: { id: invoice.paymentInstrumentId }, select: { status: true } });
+    if (own?.status === 'ACTIVE') return invoice.paymentInstrumentId;
+  }
+  const customer = await db.customer.findUnique({ where: { id: invoice.customerId }, select: { configuration: true } });
+  const configured = (customer?.configuration as { default_payment_instrument_id?: string } | null)?.default_payment_instrument_id;
+  return configured ?? invoice.paymentInstrumentId ?? undefined;
+}

@@ -1,0 +1,118 @@
+import type { ChargeSummary } from '../../../activities/charge';
+import type { EventName } from '../../../domain/event-catalogue';
+import { canTransition, nextStatus, type InvoiceTransition } from '../../../domain/invoice-status';
+import type { Prisma } from '../../../prisma/client';
+import { recordEvent } from '../../../prisma/outbox';
+import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../schemas';
+import { invoiceObjectOf } from '../repository';
+import type { PaymentObject } from './schemas';
+
+type Db = Prisma.TransactionClient;
+
+/** `invoiceSelect` plus the charge guard, which the invoice object does not show. */
+export const chargeableInvoiceSelect = { ...invoiceSelect, paymentInProgressId: true } as const satisfies Prisma.InvoiceSelect;
+export type ChargeableInvoice = Prisma.InvoiceGetPayload<{ select: typeof chargeableInvoiceSelect }>;
+
+/** Takes the invoice's row lock: claims, settlements, voids and refunds of one invoice go one at a time. */
+export async function lockInvoice(tx: Db, invoiceId: string): Promise<ChargeableInvoice | null> {
+  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId} FOR UPDATE`;
+  return tx.invoice.findUnique({ where: { id: invoiceId }, select: chargeableInvoiceSelect });
+}
+
+
+/** A charge that ended without a payment record: there was no instrument to charge. */
+export const NO_INSTRUMENT: Omit<ChargeSummary, 'paymentId'> = {
+  status: 'DECLINED',
+  declineCode: 'payment_instrument_missing',
+  declineMessage: 'Neither the invoice nor its customer has a usable payment instrument.',
+  retryable: false,
+};
+
+export type ChargeEnd = Omit<ChargeSummary, 'paymentId'> & { paymentId?: string };
+
+/**
+ * Who charged: a manual invoices/pay, or attempt `attempt` of the collection workflow with
+ * `retriesLeft` dunning retries still scheduled after it.
+ */
+export type ChargeOrigin = { kind: 'pay' } | { kind: 'collection'; attempt: number; retriesLeft: number };
+
+export interface Settlement {
+  invoice: InvoiceObject;
+  payment: PaymentObject;
+  /** False when another process had settled this charge already: nothing was written. */
+  applied: boolean;
+}
+
+/**
+ * Applies a finished charge to its invoice, in one transaction with its events, and releases
+ * the invoice's charge guard. Only the holder of the guard writes: a charge finished twice (a
+ * retry racing its own resumption) is applied once; the second call just reads.
+ *
+ * Success moves to PAID (InvoicePaid). A failure emits InvoicePaymentFailed and, for the
+ * workflow's attempts: the first attempt's retryable failure starts dunning (DUNNING,
+ * InvoiceDunningStarted), a failure with no retry left or a non-retryable one during dunning
+ * ends it (UNPAID, InvoiceUnpaid); a non-retryable first attempt leaves the invoice OPEN.
+ */
+export async function settleCharge(
+  tx: Db,
+  input: { invoiceId: string; key: string; amount: number; charge: ChargeEnd; origin: ChargeOrigin; instrumentId?: string; now: Date },
+): Promise<Settlement> {
+  const { now, charge } = input;
+  const invoice = (await lockInvoice(tx, input.invoiceId))!;
+  const payment = paymentObjectOf(input.amount, invoice.currency, charge, input.instrumentId);
+  if (invoice.paymentInProgressId !== input.key) {
+    return { invoice: await invoiceObjectOf(tx, invoice, now), payment, applied: false };
+  }
+
+  const transition = transitionOf(invoice.status, charge, input.origin);
+  const succeeded = charge.status === 'SUCCEEDED';
+  const amountPaid = invoice.amountPaid + (succeeded ? input.amount : 0);
+  const row: InvoiceRow = await tx.invoice.update({
+    where: { id: invoice.id },
+    data: {
+      paymentInProgressId: null,
+      ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
+      ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.totalAmount - amountPaid), paidAt: now } : {}),
+    },
+    select: invoiceSelect,
+  });
+  const object = serializeInvoice(row, { now });
+  // A success with no transition (the invoice left the collectible statuses meanwhile) is kept
+  // in amount_paid for the books but announces no payment of the invoice.
+  const events: EventName[] = succeeded ? (transition ? ['InvoicePaid'] : []) : ['InvoicePaymentFailed'];
+  if (transition === 'chargeFailedRetryable') events.push('InvoiceDunningStarted');
+  if (transition === 'chargeFailedFinal' || transition === 'dunningExhausted') events.push('InvoiceUnpaid');
+  for (const name of events) {
+    await recordEvent(tx, { accountId: row.accountId, channelId: row.channelId, name, data: { invoice: object, payment }, occurredAt: now });
+  }
+  return { invoice: object, payment, applied: true };
+}
+
+function transitionOf(status: string, charge: ChargeEnd, origin: ChargeOrigin): InvoiceTransition | undefined {
+  const wanted = ((): InvoiceTransition | undefined => {
+    if (charge.status === 'SUCCEEDED') return origin.kind === 'pay' ? 'pay' : 'chargeSucceeded';
+    if (origin.kind === 'pay') return undefined;
+    if (origin.attempt === 0) {
+      if (!charge.retryable) return undefined;
+      return origin.retriesLeft > 0 ? 'chargeFailedRetryable' : 'chargeFailedFinal';
+    }
+    if (!charge.retryable) return 'chargeFailedFinal';
+    return origin.retriesLeft > 0 ? undefined : 'dunningExhausted';
+  })();
+  // A charge settles on the status it was claimed in: void refuses while one is under way.
+  return wanted && canTransition(wanted, status) ? wanted : undefined;
+}
+
+export function paymentObjectOf(amount: number, currency: string, charge: ChargeEnd, instrumentId?: string): PaymentObject {
+  return {
+    ...(charge.paymentId ? { id: charge.paymentId } : {}),
+    status: charge.status,
+    amount,
+    currency,
+    ...(charge.declineCode ? { decline_code: charge.declineCode } : {}),
+    ...(charge.declineMessage ? { decline_message: charge.declineMessage } : {}),
+    retryable: charge.retryable,
+    ...(charge.provider ? { provider: charge.provider } : {}),
+    ...(instrumentId ? { payment_instrument_id: instrumentId } : {}),
+  };
+}

@@ -1,0 +1,20 @@
+import { signPath } from '../../domain/signed-url';
+import { publicUrl, urlSigningKey } from '../files/config';
+
+/** 24 hours: long enough to open a link from an API response, short enough that a leaked one soon dies. */
+export const INVOICE_PDF_URL_TTL_SECONDS = 24 * 60 * 60;
+
+export function invoicePdfPath(invoiceId: string): string {
+  return `/files/invoices/${invoiceId}.pdf`;
+}
+
+/**
+ * The invoice's `pdf_url` (docs/invoice-pdf.md): a link signed with URL_SIGNING_KEY, valid
+ * for `ttlSeconds` from `now`. Undefined when no key is configured: links are then off.
+ */
+export function invoicePdfUrl(invoiceId: string, now: Date, ttlSeconds: number = INVOICE_PDF_URL_TTL_SECONDS): string | undefined {
+  const key = urlSigningKey();
+  if (!key) return undefined;
+  const path = invoicePdfPath(invoiceId);
+  return `${publicUrl()}${path}?${signPath(key, path, Math.floor(now.getTime() / 1000) + ttlSeconds)}`;
+}

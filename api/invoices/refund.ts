@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { newId, newUlid } from '../../domain/ids';
+import { MAX_AMOUNT } from '../../domain/payments';
+import { channelIdField } from '../common/schemas';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { requestTag } from './payments/charge-keys';
+import { finishRefund } from './payments/refunds';
+import { refundObject } from './payments/schemas';
+import { lockVisibleInvoice } from './repository';
+import { invoiceId, invoiceObject } from './schemas';
+
+/** A refund left PENDING this long was abandoned by its request (a live one settles in milliseconds). */
+const REFUND_LEASE_MS = 60_000;
+
+export const refundInvoiceRequest = z.strictObject({
+  id: invoiceId,
+  amount: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_AMOUNT)
+    .optional()
+    .meta({ description: 'Minor units to give back. Default: everything not yet refunded.' }),
+  reason: z.string().min(1).max(500).optional(),
+  channel_id: channelIdField,
+});
+
+export const refundInvoiceResponse = z
+  .object({
+    invoice: invoiceObject,
+    refund: refundObject,
+    amount_refunded: z.number().int().meta({ description: 'Refunded of the invoice’s payment so far, this refund included.' }),
+  })
+  .meta({ id: 'InvoiceRefundResult' });
+
+export const refundInvoice = authorizedProcedure
+  .meta(
+    operation('invoices/refund', {
+      summary: 'Refund a paid invoice',
+      description:
+        'Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. 422: INCOMPATIBLE_STATUS (not PAID, or no captured payment), REFUND_EXCEEDS_PAYMENT (more than is left to refund). docs/invoice-payments.md.',
+    }),
+  )
+  .input(refundInvoiceRequest)
+  .output(refundInvoiceResponse)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'invoices/refund', input, async (ctx) => {
+      const request = ctx.idempotencyKey ? requestTag(ctx.principal.apiKeyId, ctx.idempotencyKey) : undefined;
+      // Refunds whose request died between recording and settling them: finishing one is safe at
+      // any time (the provider answers once per key), so any later refund of the invoice does it.
+      const abandoned = await ctx.db.refund.findMany({
+        where: { accountId: ctx.principal.accountId, invoiceId: input.id, status: 'PENDING', createdAt: { lt: new Date(ctx.now().getTime() - REFUND_LEASE_MS) } },
+        select: { id: true },
+      });
+      for (const { id } of abandoned) await finishRefund(ctx.db, id, (work) => ctx.db.$transaction(work), ctx.now);
+      const refundId = await ctx.db.$transaction(async (tx) => {
+        const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
+        const key = `${row.id}/refund/${request ?? newUlid(ctx.now().getTime())}`;
+        // This request's retry: the refund it recorded before it was cut off is resumed.
+        const own = await tx.refund.findUnique({ where: { accountId_idempotencyKey: { accountId: row.accountId, idempotencyKey: key } } });
+        if (own) return own.id;
+        if (row.status !== 'PAID') {
+          throw new ApiError('INCOMPATIBLE_STATUS', `The invoice is ${row.status}; only a PAID invoice can be refunded.`, {
+            status: row.status,
+            allowed_statuses: ['PAID'],
+          });
+        }
+        const payment = await tx.payment.findFirst({ where: { invoiceId: row.id, status: 'SUCCEEDED' }, orderBy: { id: 'desc' } });
+        if (!payment?.provider) {
+          throw new ApiError('INCOMPATIBLE_STATUS', `Invoice ${row.id} was not paid through a provider: there is no payment to refund.`, {
+            status: row.status,
+          });
+        }
+        const refundable = payment.amount - payment.refundedAmount;
+        const amount = input.amount ?? refundable;
+        if (amount > refundable || amount === 0) {
+          throw new ApiError('REFUND_EXCEEDS_PAYMENT', `Payment ${payment.id} has ${refundable} left to refund; ${amount} asked.`, {
+            amount,
+            refundable,
+            payment_id: payment.id,
+          });
+        }
+        const now = ctx.now();
+        // Reserved now, under the invoice's lock, so concurrent refunds cannot together exceed the payment.
+        await tx.payment.update({ where: { id: payment.id }, data: { refundedAmount: { increment: amount }, updatedAt: now } });
+        await tx.invoice.update({ where: { id: row.id }, data: { amountRefunded: { increment: amount } } });
+        const refund = await tx.refund.create({
+          data: {
+            id: newId('refund', now.getTime()),
+            accountId: row.accountId,
+            invoiceId: row.id,
+            paymentId: payment.id,
+            amount,
+            reason: input.reason ?? null,
+            status: 'PENDING',
+            provider: payment.provider,
+            idempotencyKey: key,
+            createdAt: now,
+            updatedAt: now,
+          },
+        });
+        return refund.id;
+      });
+      return finishRefund(ctx.db, refundId, ctx.transaction, ctx.now);
+    }),
+  );

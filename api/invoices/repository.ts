@@ -1,0 +1,324 @@
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { computeInvoiceAmounts, type InvoiceAmounts } from '../../domain/invoice-amounts';
+import { Prisma } from '../../generated/prisma/client';
+import { recordEvent } from '../../prisma/outbox';
+import { resolveChannelScope } from '../auth/channel-scope';
+import type { AuthorizedContext } from '../trpc';
+import {
+  MAX_INVOICE_AMOUNT,
+  invoiceSelect,
+  serializeInvoice,
+  type BillingReason,
+  type CollectionMethod,
+  type DiscountRequest,
+  type InvoiceObject,
+  type InvoiceRow,
+  type LineItemRequest,
+  type SnapshotSource,
+  type StoredDiscount,
+  type TaxMode,
+} from './schemas';
+
+type Db = Prisma.TransactionClient;
+
+/** A line as the invoice stores it: prices resolved to their amounts. */
+export interface DraftLine {
+  productPriceId: string | null;
+  description: string | null;
+  amount: number;
+  quantity: number;
+  tax: { categoryId: string | null; mode: TaxMode; rate: number } | null;
+}
+
+/** Everything about a draft the merchant decides (create and update write it). */
+export interface DraftState {
+  lines: DraftLine[];
+  discounts: StoredDiscount[];
+  collectionMethod: CollectionMethod;
+  paymentInstrumentId: string | null;
+  dueAt: Date | null;
+  notes: string | null;
+  merchantReference: string | null;
+  metadata: Record<string, string> | null;
+}
+
+export const customerSnapshotSelect = {
+  id: true,
+  channelId: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  phone: true,
+  address: true,
+  tax: true,
+  configuration: true,
+} as const;
+
+/* ---------- resolving what a request names ---------- */
+
+/**
+ * Lines from the request: a price gives its amount, currency, product name and tax category;
+ * its currency must be the invoice's (422 CURRENCY_MISMATCH), and it must exist in the account
+ * (422 PRODUCT_PRICE_NOT_FOUND).
+ */
+export async function resolveLines(db: Db, accountId: string, currency: string, requested: readonly LineItemRequest[]): Promise<DraftLine[]> {
+  const priceIds = [...new Set(requested.flatMap((line) => (line.product_price_id ? [line.product_price_id] : [])))];
+  const prices = await db.productPrice.findMany({
+    where: { accountId, id: { in: priceIds } },
+    select: { id: true, currency: true, amount: true, taxCategoryId: true, product: { select: { name: true } } },
+  });
+  const byId = new Map(prices.map((price) => [price.id, price]));
+  return requested.map((line, index): DraftLine => {
+    const tax = line.tax ? { categoryId: line.tax.category_id ?? null, mode: line.tax.mode, rate: line.tax.rate } : null;
+    if (!line.product_price_id) {
+      return { productPriceId: null, description: line.description!, amount: line.amount!, quantity: line.quantity, tax };
+    }
+    const price = byId.get(line.product_price_id);
+    const field = `line_items[${index}].product_price_id`;
+    if (!price) {
+      throw new ApiError('PRODUCT_PRICE_NOT_FOUND', `Product price ${line.product_price_id} does not exist.`, {
+        field,
+        product_price_id: line.product_price_id,
+      });
+    }
+    if (price.currency !== currency) {
+      throw new ApiError('CURRENCY_MISMATCH', `Product price ${price.id} is in ${price.currency}, the invoice in ${currency}.`, {
+        field,
+        product_price_id: price.id,
+        price_currency: price.currency,
+        currency,
+      });
+    }
+    return {
+      productPriceId: price.id,
+      description: line.description ?? price.product.name,
+      amount: price.amount,
+      quantity: line.quantity,
+      tax: tax ? { ...tax, categoryId: tax.categoryId ?? price.taxCategoryId } : null,
+    };
+  });
+}
+
+/**
+ * Coupons named by id or code, in the order given: 422 COUPON_NOT_FOUND for one the account
+ * lacks, 422 COUPON_CURRENCY_MISMATCH for an AMOUNT coupon in another currency, 400 for the
+ * same coupon named twice.
+ */
+export async function resolveDiscounts(db: Db, accountId: string, currency: string, requested: readonly DiscountRequest[]): Promise<StoredDiscount[]> {
+  const ids = requested.flatMap((d) => (d.coupon_id ? [d.coupon_id] : []));
+  const codes = requested.flatMap((d) => (d.coupon_code ? [d.coupon_code] : []));
+  const coupons = await db.coupon.findMany({ where: { accountId, OR: [{ id: { in: ids } }, { code: { in: codes } }] } });
+  const seen = new Set<string>();
+  return requested.map((discount, index) => {
+    const coupon = coupons.find((c) => (discount.coupon_id ? c.id === discount.coupon_id : c.code === discount.coupon_code));
+    const named = discount.coupon_id ? { coupon_id: discount.coupon_id } : { coupon_code: discount.coupon_code };
+    if (!coupon) {
+      throw new ApiError('COUPON_NOT_FOUND', `Coupon ${discount.coupon_id ?? discount.coupon_code} does not exist.`, {
+        field: `discounts[${index}]`,
+        ...named,
+      });
+    }
+    if (seen.has(coupon.id)) {
+      throw ApiError.validation({ [`discounts[${index}]`]: { type: 'INVALID', message: `Coupon ${coupon.id} is named twice.` } });
+    }
+    seen.add(coupon.id);
+    if (coupon.calculationType === 'AMOUNT' && coupon.currency !== currency) {
+      throw new ApiError('COUPON_CURRENCY_MISMATCH', `Coupon ${coupon.code} takes off ${coupon.currency}, the invoice is in ${currency}.`, {
+        field: `discounts[${index}]`,
+        coupon_id: coupon.id,
+        coupon_currency: coupon.currency,
+        currency,
+      });
+    }
+    return {
+      coupon_id: coupon.id,
+      coupon_code: coupon.code,
+      calculation_type: coupon.calculationType as StoredDiscount['calculation_type'],
+      calculation_value: Number(coupon.calculationValue.toString()),
+    };
+  });
+}
+
+/** 422 PAYMENT_INSTRUMENT_NOT_FOUND unless the instrument is one of this customer's. Its status is checked at finalization. */
+export async function checkPaymentInstrument(db: Db, accountId: string, customerId: string, instrumentId: string) {
+  const found = await db.paymentInstrument.count({ where: { id: instrumentId, accountId, customerId } });
+  if (!found) {
+    throw new ApiError('PAYMENT_INSTRUMENT_NOT_FOUND', `Payment instrument ${instrumentId} is not an instrument of this customer.`, {
+      field: 'payment_instrument_id',
+      payment_instrument_id: instrumentId,
+    });
+  }
+}
+
+/* ---------- amounts ---------- */
+
+export function amountsOf(state: Pick<DraftState, 'lines' | 'discounts'>): InvoiceAmounts {
+  const amounts = computeInvoiceAmounts(
+    state.lines.map((line) => ({ unitAmount: line.amount, quantity: line.quantity, tax: line.tax })),
+    state.discounts.map((discount) => ({ type: discount.calculation_type, value: discount.calculation_value })),
+  );
+  if (amounts.amountDetails.subtotal > MAX_INVOICE_AMOUNT || amounts.total > MAX_INVOICE_AMOUNT) {
+    throw ApiError.validation({
+      line_items: { type: 'MAX', message: `An invoice's subtotal and total are at most ${MAX_INVOICE_AMOUNT} minor units.` },
+    });
+  }
+  return amounts;
+}
+
+function lineRows(invoiceId: string, currency: string, state: DraftState, amounts: InvoiceAmounts, now: Date) {
+  return state.lines.map((line, position) => {
+    const computed = amounts.lines[position]!;
+    return {
+      id: newId('invoiceLineItem', now.getTime()),
+      invoiceId,
+      position,
+      productPriceId: line.productPriceId,
+      description: line.description,
+      amount: line.amount,
+      currency,
+      quantity: line.quantity,
+      taxCategoryId: line.tax?.categoryId ?? null,
+      taxMode: line.tax?.mode ?? null,
+      taxRate: line.tax ? String(line.tax.rate) : null,
+      subtotal: computed.subtotal,
+      discount: computed.discount,
+      taxable: computed.taxable,
+      tax: computed.tax,
+      createdAt: now,
+    };
+  });
+}
+
+function json(value: object | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+}
+
+function draftColumns(state: DraftState, amounts: InvoiceAmounts) {
+  return {
+    totalAmount: amounts.total,
+    amountDue: amounts.total,
+    amountDetails: amounts.amountDetails as unknown as Prisma.InputJsonValue,
+    discounts: state.discounts as unknown as Prisma.InputJsonValue,
+    collectionMethod: state.collectionMethod,
+    paymentInstrumentId: state.paymentInstrumentId,
+    dueAt: state.dueAt,
+    notes: state.notes,
+    merchantReference: state.merchantReference,
+    metadata: json(state.metadata),
+  };
+}
+
+/* ---------- writing ---------- */
+
+export interface NewInvoice {
+  accountId: string;
+  customer: SnapshotSource & { channelId: string };
+  currency: string;
+  billingReason: BillingReason;
+  subscriptionId?: string | null;
+  state: DraftState;
+  now: Date;
+}
+
+/**
+ * Inserts a DRAFT invoice with its lines and records InvoiceCreated, in the caller's
+ * transaction. invoices/create calls it with billing reason MANUAL; subscriptions call it with
+ * their own reason and subscription id. The invoice lives in its customer's channel.
+ */
+export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<{ row: InvoiceRow; object: InvoiceObject }> {
+  const amounts = amountsOf(invoice.state);
+  const id = newId('invoice', invoice.now.getTime());
+  await tx.invoice.create({
+    data: {
+      id,
+      accountId: invoice.accountId,
+      channelId: invoice.customer.channelId,
+      customerId: invoice.customer.id,
+      status: 'DRAFT',
+      currency: invoice.currency,
+      ...draftColumns(invoice.state, amounts),
+      billingReason: invoice.billingReason,
+      subscriptionId: invoice.subscriptionId ?? null,
+      createdAt: invoice.now,
+      updatedAt: invoice.now,
+    },
+  });
+  await tx.invoiceLineItem.createMany({ data: lineRows(id, invoice.currency, invoice.state, amounts, invoice.now) });
+  const row = await tx.invoice.findUniqueOrThrow({ where: { id }, select: invoiceSelect });
+  const object = serializeInvoice(row, { now: invoice.now, customer: invoice.customer });
+  await recordEvent(tx, {
+    accountId: invoice.accountId,
+    channelId: row.channelId,
+    name: 'InvoiceCreated',
+    data: { invoice: object },
+    occurredAt: invoice.now,
+  });
+  return { row, object };
+}
+
+/** Rewrites a draft. Lines get new rows when `linesReplaced`, else keep their ids and take the new amounts. */
+export async function saveDraft(tx: Db, row: InvoiceRow, state: DraftState, linesReplaced: boolean, now: Date): Promise<InvoiceRow> {
+  const amounts = amountsOf(state);
+  await tx.invoice.update({ where: { id: row.id }, data: { ...draftColumns(state, amounts), updatedAt: now } });
+  if (linesReplaced) {
+    await tx.invoiceLineItem.deleteMany({ where: { invoiceId: row.id } });
+    await tx.invoiceLineItem.createMany({ data: lineRows(row.id, row.currency, state, amounts, now) });
+  } else {
+    for (const [position, line] of row.lineItems.entries()) {
+      const { subtotal, discount, taxable, tax } = amounts.lines[position]!;
+      if (line.discount !== discount || line.tax !== tax) {
+        await tx.invoiceLineItem.update({ where: { id: line.id }, data: { subtotal, discount, taxable, tax } });
+      }
+    }
+  }
+  return tx.invoice.findUniqueOrThrow({ where: { id: row.id }, select: invoiceSelect });
+}
+
+export function draftStateOf(row: InvoiceRow): DraftState {
+  return {
+    lines: row.lineItems.map((line) => ({
+      productPriceId: line.productPriceId,
+      description: line.description,
+      amount: line.amount,
+      quantity: line.quantity,
+      tax: line.taxMode && line.taxRate ? { categoryId: line.taxCategoryId, mode: line.taxMode as TaxMode, rate: Number(line.taxRate.toString()) } : null,
+    })),
+    discounts: row.discounts as unknown as StoredDiscount[],
+    collectionMethod: row.collectionMethod as CollectionMethod,
+    paymentInstrumentId: row.paymentInstrumentId,
+    dueAt: row.dueAt,
+    notes: row.notes,
+    merchantReference: row.merchantReference,
+    metadata: row.metadata as Record<string, string> | null,
+  };
+}
+
+/* ---------- reading ---------- */
+
+/**
+ * The invoice as the caller may see it: unknown, deleted, or in a channel the key cannot reach
+ * (or other than the `channel_id` named) is 404, as for customers.
+ */
+export async function visibleInvoice(db: Db, ctx: AuthorizedContext, id: string, channelId: string | undefined): Promise<InvoiceRow> {
+  const scope = resolveChannelScope(ctx.principal, channelId);
+  const row = await db.invoice.findFirst({ where: { id, accountId: ctx.principal.accountId, deletedAt: null }, select: invoiceSelect });
+  if (!row || (scope !== null && !scope.includes(row.channelId))) throw ApiError.notFound('Invoice', id);
+  return row;
+}
+
+/** Takes the invoice's row lock first, so status changes of one invoice apply one after the other. */
+export async function lockVisibleInvoice(tx: Db, ctx: AuthorizedContext, id: string, channelId: string | undefined): Promise<InvoiceRow> {
+  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id} AND account_id = ${ctx.principal.accountId} FOR UPDATE`;
+  return visibleInvoice(tx, ctx, id, channelId);
+}
+
+export function findInvoiceCustomer(db: Db, customerId: string) {
+  return db.customer.findUniqueOrThrow({ where: { id: customerId }, select: customerSnapshotSelect });
+}
+
+/** The section 2.3 object of one row, reading the live customer when it is a draft. */
+export async function invoiceObjectOf(db: Db, row: InvoiceRow, now: Date): Promise<InvoiceObject> {
+  const customer = row.customerSnapshot === null ? await findInvoiceCustomer(db, row.customerId) : undefined;
+  return serializeInvoice(row, { now, customer });
+}

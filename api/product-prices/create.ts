@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { newUuid } from '../../domain/ids';
+import { prefixedId } from '../common/schemas';
+import { currency } from '../customers/schemas';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { catalogueId } from '../products/schemas';
+import { authorizedProcedure, operation } from '../trpc';
+import { billingPeriodConfig, billingType, MAX_PRICE_AMOUNT, productPriceObject, productPriceSelect, serializeProductPrice } from './schemas';
+
+export const createProductPriceRequest = z
+  .strictObject({
+    product_id: catalogueId,
+    currency,
+    amount: z.number().int().min(0).max(MAX_PRICE_AMOUNT).meta({ description: 'Minor units per unit.' }),
+    billing_type: billingType,
+    billing_period_config: billingPeriodConfig.optional().meta({ description: 'Required for RECURRING, refused for ONE_TIME.' }),
+    tax_category_id: prefixedId('taxCategory').optional(),
+  })
+  .superRefine((price, ctx) => {
+    if (price.billing_type === 'RECURRING' && !price.billing_period_config) {
+      ctx.addIssue({ code: 'custom', path: ['billing_period_config'], message: 'Required for a RECURRING price.', params: { type: 'REQUIRED' } });
+    }
+    if (price.billing_type === 'ONE_TIME' && price.billing_period_config) {
+      ctx.addIssue({ code: 'custom', path: ['billing_period_config'], message: 'A ONE_TIME price has no billing period.', params: { type: 'INVALID' } });
+    }
+  });
+
+export const createProductPrice = authorizedProcedure
+  .meta(
+    operation('product-prices/create', {
+      summary: 'Create a price of a product',
+      description: 'Prices are immutable: create a new one to change an amount. 422 PRODUCT_NOT_FOUND.',
+    }),
+  )
+  .input(createProductPriceRequest)
+  .output(productPriceObject)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'product-prices/create', input, (ctx) =>
+      ctx.transaction(async (tx) => {
+        const accountId = ctx.principal.accountId;
+        const product = await tx.product.count({ where: { id: input.product_id, accountId } });
+        if (!product) {
+          throw new ApiError('PRODUCT_NOT_FOUND', `Product ${input.product_id} does not exist.`, { product_id: input.product_id });
+        }
+        const now = ctx.now();
+        const row = await tx.productPrice.create({
+          data: {
+            id: newUuid(now.getTime()),
+            accountId,
+            productId: input.product_id,
+            currency: input.currency,
+            amount: input.amount,
+            billingType: input.billing_type,
+            billingPeriodValue: input.billing_period_config?.value ?? null,
+            billingPeriodUnit: input.billing_period_config?.unit ?? null,
+            taxCategoryId: input.tax_category_id ?? null,
+            createdAt: now,
+            updatedAt: now,
+          },
+          select: productPriceSelect,
+        });
+        return serializeProductPrice(row);
+      }),
+    ),
+  );

@@ -1,0 +1,213 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { newId } from '../../domain/ids';
+import { createDatabase } from '../../prisma/client';
+import { applyPendingMigrations } from '../db/migrations';
+import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
+import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
+import { freePort } from '../postgres/free-port';
+
+/**
+ * `npm run bench:invoices`: invoices created, finalized and paid per second through the API with
+ * the sandbox providers, from N concurrent loops in a separate process, beside pgbench's default
+ * TPC-B-like run against the same PostgreSQL in the same run. The invoices are SEND_INVOICE and
+ * paid by invoices/pay, which charges in the request itself: no Temporal server is involved.
+ */
+const ROOT = resolve(__dirname, '../..');
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
+  const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error('the API process exited early');
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the API did not become healthy');
+}
+
+interface Payer {
+  customerId: string;
+  instrumentId: string;
+}
+
+/**
+ * One customer with an approved test card per loop, written with Prisma as tokenize would leave
+ * them: tokenize starts the card's expiry workflow, and this run has no Temporal server.
+ */
+async function seedPayers(db: ReturnType<typeof createDatabase>, accountId: string, channelId: string, count: number): Promise<Payer[]> {
+  const now = new Date();
+  const payers: Payer[] = [];
+  for (let n = 0; n < count; n++) {
+    const customerId = newId('customer');
+    const instrumentId = newId('paymentInstrument');
+    await db.customer.create({
+      data: { id: customerId, accountId, channelId, type: 'INDIVIDUAL', email: `bench${n}@example.com`, tax: { taxability: 'TAXABLE' }, status: 'ACTIVE', createdAt: now, updatedAt: now },
+    });
+    await db.paymentInstrument.create({
+      data: {
+        id: instrumentId,
+        accountId,
+        channelId,
+        customerId,
+        type: 'CARD',
+        brand: 'VISA',
+        last4: '4242',
+        expMonth: 12,
+        expYear: now.getUTCFullYear() + 3,
+        fingerprint: `bench-${n}`,
+        sandboxScenario: 'APPROVE',
+        status: 'ACTIVE',
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    payers.push({ customerId, instrumentId });
+  }
+  return payers;
+}
+
+interface LoadReport {
+  cycles: number;
+  errors: number;
+  seconds: number;
+  latenciesMs: number[];
+}
+
+/** The load generator, run as its own process: each loop creates → finalizes → pays, over and over. */
+async function generateLoad(baseUrl: string, secret: string, payers: Payer[], durationS: number): Promise<LoadReport> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}/v2/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as any;
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${json.code}`);
+    return json;
+  };
+  const report: LoadReport = { cycles: 0, errors: 0, seconds: durationS, latenciesMs: [] };
+  const loop = async ({ customerId, instrumentId }: Payer, until: number, record: boolean) => {
+    while (Date.now() < until) {
+      const started = performance.now();
+      try {
+        const draft = await post('invoices/create', {
+          customer_id: customerId,
+          currency: 'EUR',
+          line_items: [{ amount: 1_999, description: 'Bench', quantity: 2 }],
+        });
+        await post('invoices/finalize', { id: draft.id });
+        const paid = await post('invoices/pay', { id: draft.id, payment_instrument_id: instrumentId });
+        if (paid.invoice.status !== 'PAID') throw new Error(`pay left ${paid.invoice.status}`);
+        if (record) {
+          report.cycles++;
+          report.latenciesMs.push(performance.now() - started);
+        }
+      } catch (error) {
+        if (record) report.errors++;
+        if (report.errors === 1) console.error(error);
+      }
+    }
+  };
+  const warmUntil = Date.now() + 3_000;
+  await Promise.all(payers.map((payer) => loop(payer, warmUntil, false)));
+  const until = Date.now() + durationS * 1000;
+  await Promise.all(payers.map((payer) => loop(payer, until, true)));
+  return report;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-invoices-'));
+  const pgPort = await freePort();
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
+  let api: ChildProcess | undefined;
+  try {
+    await ensureDatabase(postgres.adminUrl, 'bench');
+    const databaseUrl = postgres.urlFor('bench');
+    await applyPendingMigrations(databaseUrl);
+    const db = createDatabase(databaseUrl, 2);
+    const account = await createAccount(db, 'bench');
+    const channel = await createChannel(db, account.id, 'bench');
+    const payers = await seedPayers(db, account.id, channel.id, CONCURRENCY);
+    const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
+
+    const port = await freePort();
+    api = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api/main.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: '20',
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 1e9, burst: 1e9 } }),
+      },
+    });
+    await waitForHealth(`http://127.0.0.1:${port}/health`, api);
+
+    const load = JSON.parse(
+      run(process.execPath, ['--import', 'tsx', __filename, '--load', `http://127.0.0.1:${port}`, secret, JSON.stringify(payers), String(DURATION_S)]),
+    ) as LoadReport;
+    const paidRows = await db.invoice.count({ where: { status: 'PAID' } });
+    await db.$disconnect();
+
+    const pgEnv = { ...process.env, PGPASSWORD: 'postgres' };
+    const pgArgs = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres'];
+    run('pgbench', [...pgArgs, '-i', '-q', '-s', '10', 'bench'], pgEnv);
+    const pgOut = run('pgbench', [...pgArgs, '-n', '-c', String(CONCURRENCY), '-j', '2', '-T', String(DURATION_S), 'bench'], pgEnv);
+    const pgTps = Number(/tps = ([\d.]+)/.exec(pgOut)?.[1]);
+    const pgLatency = Number(/latency average = ([\d.]+) ms/.exec(pgOut)?.[1]);
+
+    const perSecond = load.cycles / load.seconds;
+    const sorted = [...load.latenciesMs].sort((a, b) => a - b);
+    console.log('');
+    console.log(`invoices create → finalize → pay (sandbox providers), ${CONCURRENCY} loops, ${DURATION_S}s, load from a separate process:`);
+    console.log(
+      `  paid invoices/s  ${perSecond.toFixed(1)}   (${(perSecond * 3).toFixed(0)} requests/s)   cycle p50 ${percentile(sorted, 50).toFixed(0)} ms   p99 ${percentile(sorted, 99).toFixed(0)} ms   errors ${load.errors}   PAID rows ${paidRows}`,
+    );
+    console.log(`pgbench (default TPC-B-like), same PostgreSQL, ${CONCURRENCY} clients, ${DURATION_S}s:`);
+    console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
+    console.log(`ratio paid invoices / pgbench TPC-B transactions: ${(perSecond / pgTps).toFixed(3)}`);
+  } finally {
+    if (api && api.exitCode === null) {
+      const exited = new Promise((done) => api!.once('exit', done));
+      api.kill('SIGTERM');
+      await exited;
+    }
+    await postgres.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--load') {
+  const [, , , baseUrl, secret, payers, duration] = process.argv;
+  generateLoad(baseUrl!, secret!, JSON.parse(payers!) as Payer[], Number(duration))
+    .then((report) => process.stdout.write(JSON.stringify(report)))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
