@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../postgres/free-port';
+import { run, waitForHealth } from './processes';
 
 /**
  * `npm run bench:invoices`: invoices created, finalized and paid per second through the API with
@@ -18,25 +19,6 @@ import { freePort } from '../postgres/free-port';
 const ROOT = resolve(__dirname, '../..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
-  const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
-  return result.stdout;
-}
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error('the API process exited early');
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the API did not become healthy');
-}
 
 interface Payer {
   customerId: string;
