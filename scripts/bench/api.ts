@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,7 +6,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../postgres/free-port';
-import { run, waitForHealth } from './processes';
+import { run, startApiUnderTest, type ApiUnderTest } from './processes';
 
 /**
  * `npm run bench:api`: an authenticated `api-keys/get` under load from a separate process
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-api-'));
   const pgPort = await freePort();
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
-  let api: ChildProcess | undefined;
+  let api: ApiUnderTest | undefined;
   try {
     await ensureDatabase(postgres.adminUrl, 'bench');
     const databaseUrl = postgres.urlFor('bench');
@@ -32,21 +31,8 @@ async function main(): Promise<void> {
     const { row, secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
     await db.$disconnect();
 
-    const port = await freePort();
-    api = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', join(ROOT, 'api/main.ts')], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        DATABASE_POOL_SIZE: '20',
-        PORT: String(port),
-        LOG_LEVEL: 'silent',
-        TEMPORAL_ADDRESS: '127.0.0.1:1',
-        RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 1e9, burst: 1e9 } }),
-      },
-    });
-    await waitForHealth(`http://127.0.0.1:${port}/health`, api);
+    api = await startApiUnderTest(ROOT, databaseUrl);
+    const port = api.port;
 
     const url = `http://127.0.0.1:${port}/v2/api-keys/get`;
     const check = await fetch(url, {
@@ -86,11 +72,7 @@ async function main(): Promise<void> {
     console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
     console.log(`ratio API / pgbench -S: ${(rps / pgTps).toFixed(3)}`);
   } finally {
-    if (api && api.exitCode === null) {
-      const exited = new Promise((done) => api!.once('exit', done));
-      api.kill('SIGTERM');
-      await exited;
-    }
+    await api?.stop();
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,7 +7,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../postgres/free-port';
-import { run, waitForHealth } from './processes';
+import { run, startApiUnderTest, type ApiUnderTest } from './processes';
 
 /**
  * `npm run bench:invoices`: invoices created, finalized and paid per second through the API with
@@ -118,7 +117,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-invoices-'));
   const pgPort = await freePort();
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
-  let api: ChildProcess | undefined;
+  let api: ApiUnderTest | undefined;
   try {
     await ensureDatabase(postgres.adminUrl, 'bench');
     const databaseUrl = postgres.urlFor('bench');
@@ -129,21 +128,8 @@ async function main(): Promise<void> {
     const payers = await seedPayers(db, account.id, channel.id, CONCURRENCY);
     const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
 
-    const port = await freePort();
-    api = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api/main.ts')], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        DATABASE_POOL_SIZE: '20',
-        PORT: String(port),
-        LOG_LEVEL: 'silent',
-        TEMPORAL_ADDRESS: '127.0.0.1:1',
-        RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 1e9, burst: 1e9 } }),
-      },
-    });
-    await waitForHealth(`http://127.0.0.1:${port}/health`, api);
+    api = await startApiUnderTest(ROOT, databaseUrl);
+    const port = api.port;
 
     const load = JSON.parse(
       run(process.execPath, ['--import', 'tsx', __filename, '--load', `http://127.0.0.1:${port}`, secret, JSON.stringify(payers), String(DURATION_S)]),
@@ -169,11 +155,7 @@ async function main(): Promise<void> {
     console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
     console.log(`ratio paid invoices / pgbench TPC-B transactions: ${(perSecond / pgTps).toFixed(3)}`);
   } finally {
-    if (api && api.exitCode === null) {
-      const exited = new Promise((done) => api!.once('exit', done));
-      api.kill('SIGTERM');
-      await exited;
-    }
+    await api?.stop();
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
   }

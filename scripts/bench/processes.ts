@@ -1,4 +1,6 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from '../postgres/free-port';
 
 /** Runs a command to completion and returns its output; a failure carries its stderr. */
 export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
@@ -19,4 +21,44 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the API did not become healthy');
+}
+
+export interface ApiUnderTest {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * `api/main.ts` in a process of its own on a free port, with rate limits out of the way and no
+ * Temporal (the measured paths need none); `BENCH_CPU_PROF=<dir>` writes a CPU profile.
+ */
+export async function startApiUnderTest(root: string, databaseUrl: string): Promise<ApiUnderTest> {
+  const port = await freePort();
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, 'api/main.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: '20',
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 1e9, burst: 1e9 } }),
+    },
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}/health`, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port, stop };
 }
