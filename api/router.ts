@@ -3,11 +3,16 @@ import { apiKeysRouter } from './api-keys/router';
 import { couponsRouter } from './coupons/router';
 import { customersRouter } from './customers/router';
 import { invoicesRouter } from './invoices/router';
+import { monthlyStatementsRouter } from './monthly-statements/router';
 import { paymentInstrumentsRouter } from './payment-instruments/router';
 import { productPricesRouter } from './product-prices/router';
 import { productsRouter } from './products/router';
+import { reportsRouter } from './reports/router';
 import { routingConfigsRouter } from './routing-configs/router';
+import { settlementsRouter } from './settlements/router';
+import { subscriptionsRouter } from './subscriptions/router';
 import { router } from './trpc';
+import { webhooksRouter } from './webhooks/router';
 
 /** One router per resource group, keyed by the path segment of section 4.1. */
 export const appRouter = router({
@@ -20,6 +25,11 @@ export const appRouter = router({
   'product-prices': productPricesRouter,
   coupons: couponsRouter,
   invoices: invoicesRouter,
+  subscriptions: subscriptionsRouter,
+  webhooks: webhooksRouter,
+  reports: reportsRouter,
+  settlements: settlementsRouter,
+  'monthly-statements': monthlyStatementsRouter,
 });
 
 export type AppRouter = typeof appRouter;

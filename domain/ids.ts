@@ -26,6 +26,12 @@ export const ID_PREFIXES = {
   monthlyStatement: 'msttm_',
   legalEntity: 'le_',
   webhookSecret: 'wsec_',
+  webhookEndpoint: 'whep_',
+  webhookSecretRecord: 'whsr_',
+  webhookDelivery: 'whdl_',
+  webhookDeliveryAttempt: 'what_',
+  report: 'rprt_',
+  settlementFile: 'sttf_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

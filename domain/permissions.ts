@@ -3,7 +3,8 @@
  * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
  * cards), the routing-configs operations that create and publish versions, `invoices/refund`
- * and the catalogue (products, product-prices, coupons). Published in docs/permissions.md; a test keeps both in step
+ * the catalogue (products, product-prices, coupons), and the webhooks delivery log
+ * (`webhooks/list-deliveries`, `webhooks/redeliver`). Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
 export const PERMISSIONS = [
@@ -67,6 +68,8 @@ export const PERMISSIONS = [
   'webhooks:patch',
   'webhooks:delete',
   'webhooks:rotate-key',
+  'webhooks:list-deliveries',
+  'webhooks:redeliver',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -21,3 +21,30 @@ export function invoiceCollectionWorkflowId(invoiceId: string): string {
 
 /** Housekeeping has no resource of its own: it lives under `maintenance/`. */
 export const IDEMPOTENCY_PURGE_WORKFLOW_ID = 'maintenance/idempotency-purge';
+
+/** One per subscription for its whole life: continue-as-new keeps the id. */
+export function subscriptionWorkflowId(subscriptionId: string): string {
+  return `${subscriptionId}/lifecycle`;
+}
+
+/** One per event and endpoint: the id itself is what makes a delivery happen once. */
+export function webhookDeliveryWorkflowId(eventId: string, endpointId: string): string {
+  return `${eventId}/delivery/${endpointId}`;
+}
+
+/** One per webhook secret rotation, named by the secret the rotation issued. */
+export function webhookKeyRotationWorkflowId(endpointId: string, issuedSecretRecordId: string): string {
+  return `${endpointId}/rotation/${issuedSecretRecordId}`;
+}
+
+/** Hands committed outbox events to their delivery workflows (continue-as-new). */
+export const OUTBOX_DISPATCH_WORKFLOW_ID = 'maintenance/outbox-dispatch';
+
+/** Builds a report's file, then removes it when the report expires. */
+export function reportWorkflowId(reportId: string): string {
+  return `${reportId}/export`;
+}
+
+/** Temporal Schedules of the provider money flows. */
+export const SETTLEMENT_SCHEDULE_ID = 'maintenance/daily-settlements';
+export const MONTHLY_STATEMENT_SCHEDULE_ID = 'maintenance/monthly-statements';

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { apiConfigFromEnv } from '../api/config';
 import { ensureUrlSigningKey } from '../api/files/config';
+import { ensureSecretsKey } from '../api/secrets/secrets-key';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from '../worker/create-worker';
@@ -25,6 +26,7 @@ const log = (message: string) => console.log(`[start] ${message}`);
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   ensureUrlSigningKey(DATA_DIR);
+  ensureSecretsKey(DATA_DIR);
   const stops: Array<() => Promise<unknown>> = [];
   let stopping = false;
   const stopAll = async (code: number) => {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
@@ -58,6 +60,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   }
   // One key for every platform of the process, so a link signed by one verifies on another.
   process.env.URL_SIGNING_KEY ??= randomBytes(32).toString('hex');
+  process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
+  process.env.STORAGE_DIR ??= join(tmpdir(), `billing-test-files-${process.pid}`);
   const database: TestDatabase = await createTestDatabase();
   const env = await createTestWorkflowEnvironment();
   const { db } = database;
