@@ -8,6 +8,8 @@ import { invoicePdfPath } from '../invoices/pdf-url';
 import { urlSigningKey } from './config';
 import { loadInvoiceDocument } from './invoice-document';
 import { renderInvoicePdf } from './invoice-pdf';
+import { registerStoredFileRoute } from './stored-file-route';
+import { fileStorageFromEnv } from '../../activities/storage/config';
 
 export interface FileRouteDependencies {
   db: Database;
@@ -32,6 +34,7 @@ export function registerFileRoutes(app: FastifyInstance, deps: FileRouteDependen
   // A malformed key stops the API at start rather than failing every link later.
   urlSigningKey();
   const now = deps.now ?? (() => new Date());
+  registerStoredFileRoute(app, fileStorageFromEnv(), now);
 
   app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/files/invoices/:id.pdf', async (request, reply) => {
     const { id } = request.params;
