@@ -3,13 +3,16 @@ import { PERMISSIONS } from '../domain/permissions';
 import { createDatabase } from '../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
 import { setAntifraudEnabled } from './operator/antifraud';
+import { issueV1Secret, operatorSecretsKey, revokeV1Secret } from './operator/v1-secrets';
 
 const USAGE = `Operator commands (DATABASE_URL must point at the platform's database):
   npm run operator -- create-account --name "Acme"
   npm run operator -- create-channel --account acct_… --name "Web shop"
   npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
   npm run operator -- permissions
-  npm run operator -- set-antifraud --account acct_… --enabled true|false`;
+  npm run operator -- set-antifraud --account acct_… --enabled true|false
+  npm run operator -- issue-v1-secret --account acct_…     (issues or rotates the v1 restore secret; shown once)
+  npm run operator -- revoke-v1-secret --account acct_…`;
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
@@ -56,6 +59,15 @@ async function main(): Promise<void> {
         console.log(JSON.stringify(await setAntifraudEnabled(db, required(values.account, 'account'), enabled === 'true')));
         break;
       }
+      case 'issue-v1-secret': {
+        const { secret, ...issued } = await issueV1Secret(db, required(values.account, 'account'), operatorSecretsKey());
+        console.log(JSON.stringify(issued));
+        console.log(`v1 secret (shown once): ${secret}`);
+        break;
+      }
+      case 'revoke-v1-secret':
+        console.log(JSON.stringify(await revokeV1Secret(db, required(values.account, 'account'))));
+        break;
       default:
         console.log(USAGE);
         process.exitCode = command ? 1 : 0;

@@ -1,0 +1,42 @@
+import { ApiError } from '../../domain/errors';
+import { openSecret } from '../../domain/secret-box';
+import { newV1Secret, V1_SECRET_PURPOSE, verifyV1Signature } from '../../domain/v1-signature';
+import type { Database } from '../../prisma/client';
+import { secretsKey } from '../secrets/secrets-key';
+
+/** One message for every way of failing, so an answer never tells which merchant ids exist. */
+const AUTHORIZATION_FAILED = 'Authorization failed: the merchant and signature headers do not match a v1 secret.';
+
+const NOT_ENABLED =
+  'The v1 service is not enabled for this merchant: no v1 secret has been issued. Ask the platform operator to issue one.';
+
+/** Longer than any account id: such a header is refused without a query. */
+const MAX_MERCHANT_LENGTH = 64;
+
+// An unknown merchant still costs one HMAC, so its refusal takes about as long as a wrong signature's.
+const DECOY_SECRET = newV1Secret();
+
+/**
+ * The v1 credential check (docs/subscription-restore.md): `merchant` names the account, and
+ * `signature` must be the HMAC of the body bytes under that account's v1 secret. 401 when it
+ * is not proven who calls; 403 when the account exists but has no v1 secret (the service is
+ * not enabled for it), as no signature could ever pass then and the merchant must ask for one.
+ */
+export async function authenticateV1(
+  db: Database,
+  merchant: string | undefined,
+  signature: string | undefined,
+  body: Buffer,
+): Promise<{ accountId: string }> {
+  if (!merchant || !signature || merchant.length > MAX_MERCHANT_LENGTH) throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
+  const account = await db.account.findUnique({ where: { id: merchant }, select: { id: true, v1SigningSecret: true } });
+  if (!account) {
+    verifyV1Signature(DECOY_SECRET, body, signature);
+    throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
+  }
+  if (!account.v1SigningSecret) throw new ApiError('PERMISSION_DENIED', NOT_ENABLED);
+  // A secret that does not open means SECRETS_KEY changed: the operator's problem, so a 500.
+  const secret = openSecret(secretsKey(), V1_SECRET_PURPOSE, account.v1SigningSecret);
+  if (!verifyV1Signature(secret, body, signature)) throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
+  return { accountId: account.id };
+}

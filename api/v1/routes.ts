@@ -1,0 +1,111 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/errors';
+import type { Database } from '../../prisma/client';
+import type { RateLimiter } from '../rate-limit/token-bucket';
+import { authenticateV1 } from './authenticate';
+import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Response } from './envelope';
+import { parseJsonBody, parseRestoreRequest } from './schemas';
+
+/** The bucket name of the v1 operation in RATE_LIMITS (docs/rate-limits.md). */
+export const V1_RESTORE_OPERATION = 'v1:subscription-restore';
+
+export type RestoreSubscription = (
+  deps: { db: Database; temporal: TemporalClient; now: () => Date },
+  input: { accountId: string; subscriptionId: string; expiresAt?: Date; coupon?: { id?: string; code?: string } },
+) => Promise<void>;
+
+export interface V1Dependencies {
+  db: Database;
+  temporal: TemporalClient;
+  rateLimiter: RateLimiter;
+  now?: () => Date;
+  restore: RestoreSubscription;
+}
+
+export interface V1Request {
+  merchant?: string;
+  signature?: string;
+  /** The body bytes exactly as received: what the signature covers. */
+  body: Buffer;
+}
+
+/**
+ * Section 4.12, in this order: who calls (401/403), their quota (429), then the body (400),
+ * then the subscription (404, a refusal, or restored). Nothing about the payload is checked
+ * for a caller who has not proven who they are.
+ */
+export async function restoreThroughV1(deps: V1Dependencies, request: V1Request): Promise<V1Response> {
+  const now = deps.now ?? (() => new Date());
+  const { accountId } = await authenticateV1(deps.db, request.merchant, request.signature, request.body);
+  const decidedAt = now();
+  const decision = deps.rateLimiter.take(accountId, V1_RESTORE_OPERATION, decidedAt.getTime());
+  if (!decision.allowed) throw rateLimitError(decision.retryAt, decidedAt);
+
+  const input = parseRestoreRequest(parseJsonBody(request.body));
+  const at = now();
+  // Section 4.12: a past expiry becomes now, "to avoid unwanted charges".
+  const expiresAt = input.expiredAt && input.expiredAt.getTime() < at.getTime() ? at : input.expiredAt;
+  await deps.restore(
+    { db: deps.db, temporal: deps.temporal, now },
+    {
+      accountId,
+      subscriptionId: input.subscriptionId,
+      ...(expiresAt ? { expiresAt } : {}),
+      ...(input.coupon ? { coupon: input.coupon } : {}),
+    },
+  );
+  return RESTORED;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function send(reply: FastifyReply, response: V1Response): FastifyReply {
+  return reply
+    .code(response.status)
+    .headers(response.headers ?? {})
+    .type('application/json')
+    .send(response.body);
+}
+
+/**
+ * `POST /subscription/restore` (no /v2 prefix, section 9), in a Fastify scope of its own: here
+ * the body is kept as the bytes received, since the signature covers exactly those, and every
+ * failure, including the framework's, is answered in the v1 envelope. The secret and the
+ * signature are never logged: the request log holds method, path and address only.
+ */
+export function registerV1Routes(app: FastifyInstance, deps: V1Dependencies): void {
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+    scope.setErrorHandler((error: { code?: string; statusCode?: number }, request, reply) => {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+        return send(reply, v1ResponseOf(new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${app.initialConfig.bodyLimit} bytes.`)));
+      }
+      if (error.statusCode && error.statusCode < 500) {
+        return send(reply, v1ResponseOf(new ApiError('VALIDATION', 'The request could not be read.')));
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return send(reply, v1ResponseOf(INTERNAL_ERROR));
+    });
+
+    scope.post('/subscription/restore', async (request, reply) => {
+      try {
+        const response = await restoreThroughV1(deps, {
+          merchant: header(request, 'merchant'),
+          signature: header(request, 'signature'),
+          body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        });
+        return send(reply, response);
+      } catch (error) {
+        if (error instanceof ApiError) return send(reply, v1ResponseOf(error));
+        request.log.error({ err: error }, 'v1 restore failed');
+        return send(reply, v1ResponseOf(INTERNAL_ERROR));
+      }
+    });
+  });
+}
