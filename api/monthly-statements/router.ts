@@ -1,3 +1,6 @@
 import { router } from '../trpc';
+import { listMonthlyStatements } from './list';
 
-export const monthlyStatementsRouter = router({});
+export const monthlyStatementsRouter = router({
+  list: listMonthlyStatements,
+});

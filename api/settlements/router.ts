@@ -1,3 +1,6 @@
 import { router } from '../trpc';
+import { getSettlement } from './get';
 
-export const settlementsRouter = router({});
+export const settlementsRouter = router({
+  get: getSettlement,
+});

@@ -1,0 +1,76 @@
+import Papa from 'papaparse';
+import { TASK_QUEUE } from '../../domain/workflow-ids';
+import { createLegalEntity, assignLegalEntity } from '../../scripts/operator/legal-entities';
+import type { Platform } from '../support/platform';
+import { merchant } from '../invoices-payments/fixtures';
+
+/** Test cards: the default route charges the first at sandbox-alpha, the second at sandbox-beta (docs/sandbox.md). */
+export const AT_ALPHA = '4242424242424242';
+export const AT_BETA = '4000000000003220';
+
+export interface Paid {
+  invoiceId: string;
+  paymentId: string;
+  provider: string;
+  chargeId: string;
+}
+
+/** Money moved through the real API, and the provider books it leaves behind. */
+export function moneyFlows(platform: Platform) {
+  const m = merchant(platform);
+
+  /** A one-line invoice of `amount` in `currency`, paid by a new customer of `channelId` with `card`. */
+  async function paidInvoice(channelId: string, currency: string, amount: number, card: string): Promise<Paid> {
+    const customerId = await m.customer(channelId);
+    const instrumentId = await m.card(customerId, card);
+    const draft = await m.ok('invoices/create', { customer_id: customerId, currency, line_items: [{ amount, description: 'Goods', quantity: 1 }] });
+    await m.ok('invoices/finalize', { id: draft.id });
+    const paid = await m.ok('invoices/pay', { id: draft.id, payment_instrument_id: instrumentId });
+    if (paid.payment.status !== 'SUCCEEDED') throw new Error(`Payment ${paid.payment.id} ${paid.payment.status}`);
+    const payment = await platform.db.payment.findUniqueOrThrow({ where: { id: paid.payment.id } });
+    return { invoiceId: draft.id, paymentId: payment.id, provider: payment.provider!, chargeId: payment.providerChargeId! };
+  }
+
+  /** Refunds `amount` of the invoice; returns the provider's refund id. */
+  async function refund(invoiceId: string, amount: number): Promise<string> {
+    const body = await m.ok('invoices/refund', { id: invoiceId, amount });
+    const row = await platform.db.refund.findUniqueOrThrow({ where: { id: body.refund.id } });
+    return row.providerRefundId!;
+  }
+
+  /**
+   * The sandbox books record the wall-clock time of each request; a test places its charges and
+   * refunds on the day it settles by moving that time, as a provider's books would show it.
+   */
+  async function bookAt(at: string, ids: { charges?: string[]; refunds?: string[] }): Promise<void> {
+    if (ids.charges?.length) await platform.db.sandboxProviderCharge.updateMany({ where: { id: { in: ids.charges } }, data: { createdAt: new Date(at) } });
+    if (ids.refunds?.length) await platform.db.sandboxProviderRefund.updateMany({ where: { id: { in: ids.refunds } }, data: { createdAt: new Date(at) } });
+  }
+
+  async function legalEntity(channelId: string | null, name: string, country = 'DEU'): Promise<string> {
+    const entity = await createLegalEntity(platform.db, { accountId: platform.accountId, name, country });
+    if (channelId) await assignLegalEntity(platform.db, channelId, entity.id);
+    return entity.id;
+  }
+
+  return { ...m, paidInvoice, refund, bookAt, legalEntity };
+}
+
+let runs = 0;
+
+/** Runs the settlement workflow for `day` as the Schedule would, under a fresh workflow id. */
+export function settle(platform: Platform, day: string) {
+  runs += 1;
+  return platform.env.client.workflow.execute('settlementWorkflow', {
+    taskQueue: TASK_QUEUE,
+    workflowId: `test/settlements/${day}/${runs}`,
+    args: [{ day }],
+  });
+}
+
+export async function download(url: string): Promise<{ status: number; contentType: string | null; rows: Record<string, string>[] }> {
+  const response = await fetch(url);
+  const text = await response.text();
+  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+  return { status: response.status, contentType: response.headers.get('content-type'), rows: parsed.data };
+}
