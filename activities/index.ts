@@ -3,7 +3,9 @@ import { createApiKeySecretActivities } from './api-key-secrets';
 import { createChargeActivities } from './charge';
 import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createInvoiceCollectionActivities } from './invoice-collection';
+import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
+import { createSettlementActivities } from './settlements';
 
 export interface ActivityDependencies {
   db: Database;
@@ -17,6 +19,8 @@ export function createActivities(deps: ActivityDependencies) {
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
     ...createInvoiceCollectionActivities(deps),
+    ...createSettlementActivities(deps),
+    ...createMonthlyStatementActivities(deps),
   };
 }
 

@@ -3,6 +3,7 @@ import { PERMISSIONS } from '../domain/permissions';
 import { createDatabase } from '../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
 import { setAntifraudEnabled } from './operator/antifraud';
+import { assignLegalEntity, createLegalEntity, listLegalEntities } from './operator/legal-entities';
 import { issueV1Secret, operatorSecretsKey, revokeV1Secret } from './operator/v1-secrets';
 
 const USAGE = `Operator commands (DATABASE_URL must point at the platform's database):
@@ -12,13 +13,16 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- permissions
   npm run operator -- set-antifraud --account acct_… --enabled true|false
   npm run operator -- issue-v1-secret --account acct_…     (issues or rotates the v1 restore secret; shown once)
-  npm run operator -- revoke-v1-secret --account acct_…`;
+  npm run operator -- revoke-v1-secret --account acct_…
+  npm run operator -- create-legal-entity --account acct_… --name "Acme GmbH" --country DEU
+  npm run operator -- assign-legal-entity --channel chn_… --legal-entity le_…|none
+  npm run operator -- list-legal-entities --account acct_…`;
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' } },
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' } },
   });
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
@@ -67,6 +71,21 @@ async function main(): Promise<void> {
       }
       case 'revoke-v1-secret':
         console.log(JSON.stringify(await revokeV1Secret(db, required(values.account, 'account'))));
+        break;
+      case 'create-legal-entity':
+        console.log(
+          JSON.stringify(
+            await createLegalEntity(db, { accountId: required(values.account, 'account'), name: required(values.name, 'name'), country: required(values.country, 'country') }),
+          ),
+        );
+        break;
+      case 'assign-legal-entity': {
+        const legalEntity = required(values['legal-entity'], 'legal-entity');
+        console.log(JSON.stringify(await assignLegalEntity(db, required(values.channel, 'channel'), legalEntity === 'none' ? null : legalEntity)));
+        break;
+      }
+      case 'list-legal-entities':
+        console.log(JSON.stringify(await listLegalEntities(db, required(values.account, 'account')), null, 2));
         break;
       default:
         console.log(USAGE);

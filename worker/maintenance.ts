@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { IDEMPOTENCY_PURGE_WORKFLOW_ID, TASK_QUEUE } from '../domain/workflow-ids';
 import type { idempotencyPurgeWorkflow } from '../workflows/idempotency-purge';
+import { ensureSettlementSchedules } from './settlement-schedules';
 
 /**
  * Starts the platform's housekeeping workflows unless they already run: every worker start
@@ -13,4 +14,5 @@ export async function ensureMaintenanceWorkflows(client: Client): Promise<void> 
     workflowIdConflictPolicy: 'USE_EXISTING',
     args: [{ intervalMinutes: 60 }],
   });
+  await ensureSettlementSchedules(client);
 }

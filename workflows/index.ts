@@ -2,3 +2,5 @@ export { apiKeyRotationWorkflow } from './api-key-rotation';
 export { paymentInstrumentExpiryWorkflow } from './payment-instrument-expiry';
 export { idempotencyPurgeWorkflow } from './idempotency-purge';
 export { invoiceCollectionWorkflow } from './invoice-collection';
+export { settlementWorkflow } from './settlement';
+export { monthlyStatementWorkflow } from './monthly-statement';
