@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { resolveChannelScope } from '../auth/channel-scope';
+import { channelIdField } from '../common/schemas';
+import { withIdempotency } from '../idempotency/with-idempotency';
+import { authorizedProcedure, operation } from '../trpc';
+import { insertEndpoint } from './repository';
+import { description, endpointUrl, eventTypes, serializeEndpoint, webhookEndpointObject } from './schemas';
+
+export const createWebhookRequest = z.strictObject({
+  url: endpointUrl,
+  description: description.optional(),
+  event_types: eventTypes,
+  channel_id: channelIdField.meta({
+    description:
+      'Receive events of this channel only. Left out: every channel for an account-level key, the key’s channel for a key bound to one.',
+  }),
+});
+
+export const createWebhookResponse = webhookEndpointObject.extend({
+  secret: z.string().meta({ description: 'The `wsec_…` signing secret. Shown only in this response.' }),
+});
+
+export const createWebhook = authorizedProcedure
+  .meta(
+    operation('webhooks/create', {
+      summary: 'Create a webhook endpoint',
+      description:
+        'The endpoint starts INACTIVE: nothing is delivered until webhooks/patch sets status ACTIVE. Returns its signing secret once. 422 ENDPOINT_ALREADY_EXISTS when a live endpoint of the account has this URL.',
+    }),
+  )
+  .input(createWebhookRequest)
+  .output(createWebhookResponse)
+  .mutation(({ ctx, input }) =>
+    withIdempotency(ctx, 'webhooks/create', input, (ctx) =>
+      ctx.transaction(async (tx) => {
+        const scope = resolveChannelScope(ctx.principal, input.channel_id);
+        const channelId = scope ? scope[0]! : null;
+        if (channelId !== null && !(await tx.channel.count({ where: { id: channelId, accountId: ctx.principal.accountId } }))) {
+          throw new ApiError('CHANNEL_NOT_FOUND', `Channel ${channelId} does not exist in this account.`, { channel_id: channelId });
+        }
+        const { row, secret } = await insertEndpoint(tx, {
+          accountId: ctx.principal.accountId,
+          channelId,
+          url: input.url,
+          description: input.description,
+          eventTypes: input.event_types,
+          now: ctx.now(),
+        });
+        return { ...serializeEndpoint(row), secret };
+      }),
+    ),
+  );

@@ -1,0 +1,28 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { TASK_QUEUE } from '../../domain/workflow-ids';
+import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
+
+/**
+ * Starts a delivery workflow unless its id was ever used: REJECT_DUPLICATE refuses an id that
+ * is running or has closed, so a dispatcher that runs again after a crash, or a redelivery
+ * repeated, starts nothing twice. Returns whether this call started it.
+ */
+export async function startWebhookDelivery(temporal: Client, workflowId: string, input: WebhookDeliveryInput): Promise<boolean> {
+  try {
+    await temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+      taskQueue: TASK_QUEUE,
+      workflowId,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      args: [input],
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
+/** A redelivery's workflow id: the delivery's own, plus the attempt number it starts at. */
+export function webhookRedeliveryWorkflowId(deliveryWorkflowId: string, firstAttempt: number): string {
+  return `${deliveryWorkflowId}/redelivery/${firstAttempt}`;
+}

@@ -1,0 +1,53 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { RETRY_DELAYS_MS } from '../domain/webhook-retry-schedule';
+
+const { attemptWebhookDelivery } = proxyActivities<Activities>({
+  // The request's own timeout (WEBHOOK_DELIVERY_TIMEOUT_MS, 10 s by default) plus the bookkeeping.
+  startToCloseTimeout: '2 minutes',
+  // Only the platform's own failures are retried here (database, secrets), without limit: the
+  // receiver's answers follow the schedule below, as timers the delivery log can show.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+export interface WebhookDeliveryInput {
+  eventId: string;
+  endpointId: string;
+  /** 1 for the first delivery; a redelivery continues the numbering. */
+  firstAttempt: number;
+  /** The delivery's `next_attempt_at` this run starts from (activities/webhook-delivery.ts). */
+  claim: string;
+  /** Started by webhooks/redeliver, which writes the delivery row itself. */
+  redelivery?: boolean;
+}
+
+export interface WebhookDeliveryResult {
+  status: 'SUCCEEDED' | 'FAILED' | 'STOPPED';
+  attempts: number;
+}
+
+/**
+ * Delivers one event to one endpoint (docs/webhooks.md): an attempt, and after a failure the
+ * next one on the retry schedule (1 m, 4 m, 16 m, … 24 h; ten attempts), as durable timers.
+ * Its id (`<event>/delivery/<endpoint>`, or `…/redelivery/<first attempt>`) is what makes a
+ * delivery start once. History is bounded by the ten attempts.
+ */
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  let claim = input.claim;
+  for (let n = 0; ; n++) {
+    const retryInMs = n < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[n]! : null;
+    const result = await attemptWebhookDelivery({
+      eventId: input.eventId,
+      endpointId: input.endpointId,
+      attempt: input.firstAttempt + n,
+      claim,
+      // Workflow time: recorded in history, so replay passes the same instant.
+      at: new Date().toISOString(),
+      retryInMs,
+      createIfMissing: n === 0 && !input.redelivery,
+    });
+    if (result.status !== 'PENDING') return { status: result.status, attempts: n + 1 };
+    claim = result.claim;
+    await sleep(retryInMs!);
+  }
+}
