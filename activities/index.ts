@@ -5,6 +5,7 @@ import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createInvoiceCollectionActivities } from './invoice-collection';
 import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
+import { createReportExportActivities } from './report-export';
 import { createSettlementActivities } from './settlements';
 
 export interface ActivityDependencies {
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
     ...createInvoiceCollectionActivities(deps),
+    ...createReportExportActivities(deps),
     ...createSettlementActivities(deps),
     ...createMonthlyStatementActivities(deps),
   };

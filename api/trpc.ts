@@ -12,6 +12,8 @@ export type Meta = OpenApiMeta<{
   permission: Permission;
   /** Section 5.1 item 5: the operation refuses channel-bound keys. */
   accountLevelOnly?: boolean;
+  /** Answers 303 See Other with the output's `location` (api/http/see-other.ts). */
+  seeOther?: boolean;
 }>;
 
 const t = initTRPC.context<Context>().meta<Meta>().create({ isDev: false });

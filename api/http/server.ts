@@ -9,6 +9,7 @@ import { referencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { procedureTable } from './procedure-table';
+import { seeOtherPaths, type SeeOther } from './see-other';
 
 /** 1 MiB: far above any legitimate request, small enough that parsing never hurts. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -72,6 +73,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     requestIdHeader: false,
   });
   const routes = procedureTable(appRouter);
+  const seeOther = seeOtherPaths(appRouter);
   const document = openApiDocument(options.publicUrl ?? 'http://localhost:3000');
   const docsHtml = referencePage(document);
 
@@ -118,6 +120,9 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     try {
       input = parseBody(typeof request.body === 'string' ? request.body : '');
       const result = await callableAt(createCaller(ctx), dotted)(input);
+      if (seeOther.has(path)) {
+        return reply.headers(ctx.responseHeaders).code(303).header('location', (result as SeeOther).location).send(result);
+      }
       return reply.headers(ctx.responseHeaders).code(200).send(result);
     } catch (error) {
       const apiError = toApiError(error, input);

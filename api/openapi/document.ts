@@ -3,6 +3,7 @@ import { generateOpenApiDocument, type OpenApiRouter } from 'trpc-to-openapi';
 import type { AnyProcedure } from '@trpc/server';
 import { appRouter } from '../router';
 import type { Meta } from '../trpc';
+import { seeOtherOpenApiResponse, seeOtherPaths } from '../http/see-other';
 
 const ERROR_ENVELOPE: SchemaObject = {
   type: 'object',
@@ -61,11 +62,13 @@ export function openApiDocument(baseUrl: string) {
   });
   document.components = { ...document.components, schemas: { ...document.components?.schemas, Error: ERROR_ENVELOPE } };
   const mutations = mutationPaths();
+  const seeOther = seeOtherPaths(appRouter);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[] } }).post;
     if (!post) continue;
     if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
-    const responses: Record<string, unknown> = { '200': post.responses?.['200'] };
+    const success = post.responses?.['200'];
+    const responses: Record<string, unknown> = seeOther.has(path) ? { '303': seeOtherOpenApiResponse(success) } : { '200': success };
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { formatDateTime } from '../../domain/datetime';
+import type { Permission } from '../../domain/permissions';
+import { REPORT_TYPES, type ReportType } from '../../domain/report-columns';
+import { channelIdField, dateTime, prefixedId } from '../common/schemas';
+
+/** Section 8: a report lives 30 days from its creation. */
+export const REPORT_LIFETIME_DAYS = 30;
+/** One year and a day: a calendar year, leap or not, fits in one report. */
+export const MAX_REPORT_RANGE_DAYS = 366;
+export const REPORT_STATUSES = ['PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED'] as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Which report types a key may access (docs/reports.md): the one its rows come from. A key
+ * that may not list invoices may not export them either.
+ */
+export const REPORT_TYPE_PERMISSION: Record<ReportType, Permission> = {
+  INVOICES: 'invoices:list',
+  SUBSCRIPTIONS: 'subscriptions:list',
+};
+
+export function accessibleReportTypes(permissions: ReadonlySet<string>): ReportType[] {
+  return REPORT_TYPES.filter((type) => permissions.has(REPORT_TYPE_PERMISSION[type]));
+}
+
+export const reportId = prefixedId('report');
+export const reportType = z.enum(REPORT_TYPES);
+export const reportStatus = z.enum(REPORT_STATUSES);
+
+export const createReportRequest = z
+  .strictObject({
+    report_type: reportType,
+    date_from: dateTime.meta({ description: 'Records created at or after this moment are included.' }),
+    date_to: dateTime.meta({ description: 'Records created before this moment are included (exclusive).' }),
+    channel_id: channelIdField,
+  })
+  .superRefine((request, issues) => {
+    const span = Date.parse(request.date_to) - Date.parse(request.date_from);
+    if (span <= 0) {
+      issues.addIssue({ code: 'custom', path: ['date_to'], message: 'Must be later than date_from.', params: { type: 'MIN' } });
+    } else if (span > MAX_REPORT_RANGE_DAYS * DAY_MS) {
+      issues.addIssue({
+        code: 'custom',
+        path: ['date_to'],
+        message: `A report covers at most ${MAX_REPORT_RANGE_DAYS} days.`,
+        params: { type: 'MAX' },
+      });
+    }
+  });
+
+export const reportObject = z
+  .object({
+    id: z.string().meta({ description: 'Prefix `rprt_`.' }),
+    report_type: reportType,
+    status: reportStatus.meta({
+      description: 'PROCESSING until the file is written, then SUCCEEDED (downloadable) or FAILED; EXPIRED 30 days after creation.',
+    }),
+    date_from: dateTime,
+    date_to: dateTime,
+    channel_ids: z.array(z.string()).meta({ description: 'Channels whose records the report holds; empty: every channel of the account.' }),
+    row_count: z.number().int().optional().meta({ description: 'Data rows (line items) in the file; once SUCCEEDED.' }),
+    byte_size: z.number().int().optional().meta({ description: 'Size of the CSV file in bytes; once SUCCEEDED.' }),
+    failure_reason: z.string().optional().meta({ description: 'Why the report FAILED.' }),
+    created_at: dateTime,
+    updated_at: dateTime,
+    expires_at: dateTime.meta({ description: 'created_at + 30 days: the file is removed then.' }),
+  })
+  .meta({ id: 'Report' });
+
+export type ReportObject = z.infer<typeof reportObject>;
+
+export const downloadReportRequest = z.strictObject({ id: reportId });
+
+export interface ReportRow {
+  id: string;
+  reportType: string;
+  status: string;
+  dateFrom: Date;
+  dateTo: Date;
+  channelIds: string[];
+  rowCount: number | null;
+  byteSize: bigint | null;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+}
+
+export function serializeReport(row: ReportRow): ReportObject {
+  return {
+    id: row.id,
+    report_type: row.reportType as ReportType,
+    status: row.status as ReportObject['status'],
+    date_from: formatDateTime(row.dateFrom),
+    date_to: formatDateTime(row.dateTo),
+    channel_ids: row.channelIds,
+    ...(row.rowCount !== null ? { row_count: row.rowCount } : {}),
+    ...(row.byteSize !== null ? { byte_size: Number(row.byteSize) } : {}),
+    ...(row.failureReason !== null ? { failure_reason: row.failureReason } : {}),
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
+    expires_at: formatDateTime(row.expiresAt),
+  };
+}
+
+export function reportExpiry(createdAt: Date): Date {
+  return new Date(createdAt.getTime() + REPORT_LIFETIME_DAYS * DAY_MS);
+}
