@@ -1,5 +1,6 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { invoiceDunningStartedSignal } from './subscription-messages';
 
 const { planInvoiceCollection, invoiceCollectionStatus, attemptInvoiceCollection } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -15,6 +16,11 @@ export interface InvoiceCollectionInput {
   invoiceId: string;
   /** Days after the first failure at which to retry; else the worker's DUNNING_RETRY_SCHEDULE_DAYS, else 1, 3, 5, 7. */
   retryScheduleDays?: number[];
+  /**
+   * The workflow of the subscription the invoice bills: told when the first charge failed and
+   * dunning began (the subscription enters REDEMPTION). Absent on runs started before it existed.
+   */
+  subscriptionWorkflowId?: string;
 }
 
 export interface InvoiceCollectionResult {
@@ -47,7 +53,10 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
     const result = await attemptInvoiceCollection({ invoiceId: input.invoiceId, attempt, retriesLeft: retryDelaysMs.length - attempt });
     if (!result.retry) return { status: result.status, attempts: attempt + 1 };
     // Workflow time: replayed from history, so the schedule is deterministic.
-    if (attempt === 0) firstFailureAt = Date.now();
+    if (attempt === 0) {
+      firstFailureAt = Date.now();
+      if (input.subscriptionWorkflowId) await tellSubscription(input.subscriptionWorkflowId, input.invoiceId);
+    }
     const due = firstFailureAt + retryDelaysMs[attempt]!;
     while (Date.now() < due) {
       if (await condition(() => changed, due - Date.now())) {
@@ -56,5 +65,17 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
         if (!now.collectible) return { status: now.status, attempts: attempt + 1 };
       }
     }
+  }
+}
+
+/**
+ * Best effort: a subscription cancelled meanwhile has no open run to receive it, and the
+ * invoice's dunning goes on regardless (the debt stands).
+ */
+async function tellSubscription(workflowId: string, invoiceId: string): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(workflowId).signal(invoiceDunningStartedSignal, { invoiceId });
+  } catch {
+    return;
   }
 }

@@ -9,7 +9,7 @@ import { IDEMPOTENCY_KEY_TTL_MS, withIdempotency } from '../idempotency/with-ide
 import { authorizedProcedure, operation, type AuthorizedContext, type Transaction } from '../trpc';
 import { startInvoiceCollection } from './collection-workflow';
 import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
-import { customerSnapshotOf, invoiceId, invoiceObject, invoiceSelect, serializeInvoice, type InvoiceRow } from './schemas';
+import { customerSnapshotOf, invoiceId, invoiceObject, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './schemas';
 
 export const finalizeInvoiceRequest = z.strictObject({ id: invoiceId, channel_id: channelIdField });
 
@@ -34,7 +34,7 @@ function chargedInstrumentId(row: InvoiceRow, customer: Customer): string | null
   return row.paymentInstrumentId ?? configuration?.default_payment_instrument_id ?? null;
 }
 
-async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: Customer, now: Date): Promise<FinalizationReason[]> {
+async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: Customer, now: Date, instrumentChecked: boolean): Promise<FinalizationReason[]> {
   const reasons: FinalizationReason[] = [];
   if (row.lineItems.length === 0) reasons.push({ code: 'NO_LINE_ITEMS', message: 'The invoice has no line items.' });
   const taxed = row.lineItems.some((line) => line.taxRate !== null && !line.taxRate.isZero());
@@ -46,7 +46,7 @@ async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: C
       message: `Customer ${customer.id} is TAXABLE and the invoice charges tax, but the customer's address has no country.`,
     });
   }
-  if (row.collectionMethod === 'CHARGE_AUTOMATICALLY' && row.totalAmount > 0) {
+  if (instrumentChecked && row.collectionMethod === 'CHARGE_AUTOMATICALLY' && row.totalAmount > 0) {
     const instrumentId = chargedInstrumentId(row, customer);
     const instrument = instrumentId
       ? await tx.paymentInstrument.findFirst({ where: { id: instrumentId, customerId: customer.id }, select: { status: true } })
@@ -64,7 +64,7 @@ async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: C
   return reasons;
 }
 
-class FinalizationRefused extends Error {
+export class FinalizationRefused extends Error {
   constructor(readonly reasons: FinalizationReason[]) {
     super('Finalization refused.');
   }
@@ -111,6 +111,51 @@ async function recordFinalizationFailure(ctx: AuthorizedContext, input: Finalize
   return error;
 }
 
+export interface Finalized {
+  row: InvoiceRow;
+  invoice: InvoiceObject;
+  /** CHARGE_AUTOMATICALLY with something to collect: the caller starts the collection. */
+  charged: boolean;
+}
+
+/**
+ * DRAFT → OPEN, or PAID at once for a zero total, with InvoiceFinalized (+ InvoicePaid), in the
+ * caller's transaction, the invoice locked. Throws FinalizationRefused with every reason it
+ * cannot be issued. Subscriptions pass `instrumentChecked: false`: their collection picks a
+ * usable instrument at each attempt, and a cycle with none fails its payment instead.
+ */
+export async function finalizeDraft(
+  tx: Transaction,
+  row: InvoiceRow,
+  options: { now: Date; instrumentChecked?: boolean },
+): Promise<Finalized> {
+  const { now } = options;
+  nextStatus('finalize', row.status);
+  const customer = await findInvoiceCustomer(tx, row.customerId);
+  const reasons = await finalizationReasons(tx, row, customer, now, options.instrumentChecked ?? true);
+  if (reasons.length > 0) throw new FinalizationRefused(reasons);
+
+  const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
+  const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
+  const saved = await tx.invoice.update({
+    where: { id: row.id },
+    data: {
+      status,
+      customerSnapshot: customerSnapshotOf(customer),
+      finalizedAt: now,
+      updatedAt: now,
+      ...(charged ? { paymentInstrumentId: chargedInstrumentId(row, customer) } : {}),
+      ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
+    },
+    select: invoiceSelect,
+  });
+  const invoice = serializeInvoice(saved, { now });
+  const event = { accountId: saved.accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };
+  await recordEvent(tx, { ...event, name: 'InvoiceFinalized' });
+  if (status === 'PAID') await recordEvent(tx, { ...event, name: 'InvoicePaid' });
+  return { row: saved, invoice, charged };
+}
+
 export const finalizeInvoice = authorizedProcedure
   .meta(
     operation('invoices/finalize', {
@@ -125,32 +170,8 @@ export const finalizeInvoice = authorizedProcedure
     withIdempotency(ctx, 'invoices/finalize', input, async (ctx) => {
       try {
         return await ctx.transaction(async (tx) => {
-          const accountId = ctx.principal.accountId;
           const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
-          nextStatus('finalize', row.status);
-          const customer = await findInvoiceCustomer(tx, row.customerId);
-          const now = ctx.now();
-          const reasons = await finalizationReasons(tx, row, customer, now);
-          if (reasons.length > 0) throw new FinalizationRefused(reasons);
-
-          const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
-          const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
-          const saved = await tx.invoice.update({
-            where: { id: row.id },
-            data: {
-              status,
-              customerSnapshot: customerSnapshotOf(customer),
-              finalizedAt: now,
-              updatedAt: now,
-              ...(charged ? { paymentInstrumentId: chargedInstrumentId(row, customer) } : {}),
-              ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
-            },
-            select: invoiceSelect,
-          });
-          const invoice = serializeInvoice(saved, { now });
-          const event = { accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };
-          await recordEvent(tx, { ...event, name: 'InvoiceFinalized' });
-          if (status === 'PAID') await recordEvent(tx, { ...event, name: 'InvoicePaid' });
+          const { row: saved, invoice, charged } = await finalizeDraft(tx, row, { now: ctx.now() });
           if (charged) await startInvoiceCollection(ctx.temporal, saved.id);
           return invoice;
         });

@@ -219,6 +219,8 @@ export interface NewInvoice {
   subscriptionId?: string | null;
   state: DraftState;
   now: Date;
+  /** Subscriptions name their invoices deterministically, so a retried cycle finds its invoice instead of making another. */
+  id?: string;
 }
 
 /**
@@ -228,7 +230,7 @@ export interface NewInvoice {
  */
 export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<{ row: InvoiceRow; object: InvoiceObject }> {
   const amounts = amountsOf(invoice.state);
-  const id = newId('invoice', invoice.now.getTime());
+  const id = invoice.id ?? newId('invoice', invoice.now.getTime());
   await tx.invoice.create({
     data: {
       id,

@@ -1,3 +1,16 @@
 import { router } from '../trpc';
+import { cancelSubscription } from './cancel';
+import { createSubscription } from './create';
+import { deleteSubscriptionCancellation } from './delete-cancellation';
+import { getSubscription } from './get';
+import { listSubscriptions } from './list';
+import { updateSubscription } from './update';
 
-export const subscriptionsRouter = router({});
+export const subscriptionsRouter = router({
+  create: createSubscription,
+  get: getSubscription,
+  list: listSubscriptions,
+  cancel: cancelSubscription,
+  'delete-cancellation': deleteSubscriptionCancellation,
+  update: updateSubscription,
+});

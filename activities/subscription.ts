@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { ActivityDependencies } from '.';
+import { FinalizationRefused, finalizeDraft } from '../api/invoices/finalize';
+import { createInvoiceRecord, findInvoiceCustomer } from '../api/invoices/repository';
+import { lockSubscription, stateOfRow, writeSubscription } from '../api/subscriptions/repository';
+import { serializeSubscription, subscriptionSelect, type SubscriptionObject } from '../api/subscriptions/schemas';
+import type { EventName } from '../domain/event-catalogue';
+import { ID_PREFIXES } from '../domain/ids';
+import type { PlannedInvoice, SubscriptionState } from '../domain/subscription-state';
+import { ApplicationFailure } from '@temporalio/common';
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * The id of a subscription's invoice, derived from the subscription and the invoice's key
+ * (`cycle/3`, `proration/17`): a ULID whose time is when the workflow issued it and whose
+ * random part is a hash of the key. A retried activity, or the same step replayed, finds the
+ * invoice it made instead of making a second; ids still sort by creation time.
+ */
+export function subscriptionInvoiceId(subscriptionId: string, key: string, at: number): string {
+  let time = '';
+  for (let rest = at, i = 0; i < 10; i++, rest = Math.floor(rest / 32)) time = CROCKFORD[rest % 32] + time;
+  const digest = createHash('sha256').update(`${subscriptionId}/${key}`).digest();
+  let random = '';
+  for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i]! % 32];
+  return `${ID_PREFIXES.invoice}${time}${random}`;
+}
+
+export interface SaveInput {
+  state: SubscriptionState;
+  events: EventName[];
+  /** An invoice to issue with this state, in the same transaction. */
+  invoice?: PlannedInvoice;
+}
+
+export interface SaveResult {
+  subscription: SubscriptionObject;
+  invoice?: { id: string; status: string };
+}
+
+export function createSubscriptionActivities(deps: ActivityDependencies) {
+  const { db } = deps;
+  return {
+    /** The row as the workflow's starting state; null when the create (or restore) that started it rolled back. */
+    async loadSubscription({ subscriptionId }: { subscriptionId: string }): Promise<SubscriptionState | null> {
+      const row = await db.subscription.findUnique({ where: { id: subscriptionId }, select: subscriptionSelect });
+      return row ? stateOfRow(row) : null;
+    },
+
+    /**
+     * One state change of the workflow, in one transaction: the invoice it issues (created and
+     * finalized, found instead when it exists), the row and its lines, and its events. A state
+     * whose version the row already holds is not written again, so a retry records nothing twice.
+     */
+    async saveSubscription(input: SaveInput): Promise<SaveResult> {
+      const { state } = input;
+      const now = new Date(state.updatedAt);
+      return db.$transaction(async (tx) => {
+        const stored = await lockSubscription(tx, state.id);
+        if (!stored) throw ApplicationFailure.nonRetryable(`Subscription ${state.id} has no row.`, 'SUBSCRIPTION_MISSING');
+        let invoice: SaveResult['invoice'];
+        let written = state;
+        if (input.invoice) {
+          const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
+          const existing = await tx.invoice.findUnique({ where: { id }, select: { status: true } });
+          if (existing) {
+            invoice = { id, status: existing.status };
+          } else {
+            const customer = await findInvoiceCustomer(tx, state.customerId);
+            const { row } = await createInvoiceRecord(tx, {
+              id,
+              accountId: state.accountId,
+              customer,
+              currency: state.currency,
+              billingReason: input.invoice.billingReason,
+              subscriptionId: state.id,
+              state: {
+                lines: input.invoice.lines.map((line) => ({ ...line, tax: null })),
+                discounts: state.discounts,
+                collectionMethod: 'CHARGE_AUTOMATICALLY',
+                paymentInstrumentId: state.paymentInstrumentId,
+                dueAt: null,
+                notes: null,
+                merchantReference: state.merchantReference,
+                metadata: null,
+              },
+              now,
+            });
+            try {
+              const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
+              invoice = { id, status: finalized.row.status };
+            } catch (error) {
+              if (error instanceof FinalizationRefused) {
+                throw ApplicationFailure.nonRetryable(`Invoice ${id} cannot be finalized: ${error.reasons.map((r) => r.code).join(', ')}.`, 'FINALIZATION_FAILED');
+              }
+              throw error;
+            }
+          }
+          written = { ...state, latestInvoiceId: id };
+        }
+        const row = await writeSubscription(tx, stored, written, input.events);
+        return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}) };
+      });
+    },
+  };
+}

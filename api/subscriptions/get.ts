@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { channelIdField } from '../common/schemas';
+import { authorizedProcedure, operation } from '../trpc';
+import { visibleSubscription } from './repository';
+import { serializeSubscription, subscriptionId, subscriptionObject } from './schemas';
+
+export const getSubscription = authorizedProcedure
+  .meta(operation('subscriptions/get', { summary: 'Get a subscription', description: 'Subscriptions outside the key’s channels are 404.' }))
+  .input(z.strictObject({ id: subscriptionId, channel_id: channelIdField }))
+  .output(subscriptionObject)
+  .query(async ({ ctx, input }) => serializeSubscription(await visibleSubscription(ctx.db, ctx, input.id, input.channel_id)));

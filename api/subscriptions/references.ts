@@ -1,0 +1,110 @@
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { samePeriod, type BillingPeriod } from '../../domain/billing-periods';
+import type { NewLine, PriceChange } from '../../domain/subscription-state';
+import type { Transaction } from '../trpc';
+
+/** The catalogue price a subscription line bills, as the line keeps it. */
+async function findPrices(tx: Transaction, accountId: string, ids: readonly string[]) {
+  const prices = await tx.productPrice.findMany({
+    where: { accountId, id: { in: [...new Set(ids)] } },
+    select: { id: true, currency: true, amount: true, billingType: true, billingPeriodValue: true, billingPeriodUnit: true, productId: true, product: { select: { name: true, description: true } } },
+  });
+  return new Map(prices.map((price) => [price.id, price]));
+}
+
+type Price = NonNullable<Awaited<ReturnType<typeof findPrices>> extends Map<string, infer P> ? P : never>;
+
+function priceChange(price: Price): PriceChange {
+  return {
+    productId: price.productId,
+    productPriceId: price.id,
+    productName: price.product.name,
+    productDescription: price.product.description,
+    billingType: price.billingType as PriceChange['billingType'],
+    amount: price.amount,
+    billingPeriod: price.billingPeriodValue !== null ? { value: price.billingPeriodValue, unit: price.billingPeriodUnit as BillingPeriod['unit'] } : null,
+  };
+}
+
+/**
+ * Prices named by a request, resolved: 422 PRODUCT_PRICE_NOT_FOUND for one the account lacks,
+ * CURRENCY_MISMATCH for one in another currency than `currency` (create: the first price's).
+ */
+export async function resolvePrices(
+  tx: Transaction,
+  accountId: string,
+  requested: readonly { product_price_id: string; field: string }[],
+  currency: string | undefined,
+): Promise<{ currency: string; prices: PriceChange[] }> {
+  const byId = await findPrices(tx, accountId, requested.map((r) => r.product_price_id));
+  let expected = currency;
+  const prices = requested.map(({ product_price_id, field }) => {
+    const price = byId.get(product_price_id);
+    if (!price) throw new ApiError('PRODUCT_PRICE_NOT_FOUND', `Product price ${product_price_id} does not exist.`, { field, product_price_id });
+    expected ??= price.currency;
+    if (price.currency !== expected) {
+      throw new ApiError('CURRENCY_MISMATCH', `Product price ${price.id} is in ${price.currency}, the subscription in ${expected}.`, {
+        field,
+        product_price_id: price.id,
+        price_currency: price.currency,
+        currency: expected,
+      });
+    }
+    return priceChange(price);
+  });
+  return { currency: expected!, prices };
+}
+
+/** New lines of a create or an update's `add`, with fresh `slit_` ids. */
+export function newLines(prices: readonly PriceChange[], quantities: readonly number[], now: number): NewLine[] {
+  return prices.map((price, index) => ({ ...price, id: newId('subscriptionLineItem', now), quantity: quantities[index]! }));
+}
+
+/** Create's own checks of the lines (update's are the workflow's): one RECURRING at least, one billing period. */
+export function checkNewSubscriptionLines(lines: readonly NewLine[]): BillingPeriod {
+  const recurring = lines.filter((line) => line.billingType === 'RECURRING');
+  if (recurring.length === 0) {
+    throw new ApiError('RECURRING_LINE_ITEM_REQUIRED', 'A subscription needs at least one RECURRING line item.', { field: 'line_items' });
+  }
+  const period = recurring[0]!.billingPeriod!;
+  for (const [index, line] of lines.entries()) {
+    if (line.billingType === 'RECURRING' && !samePeriod(line.billingPeriod!, period)) {
+      throw new ApiError('BILLING_PERIOD_MISMATCH', `Every RECURRING line must bill every ${period.value} ${period.unit}; price ${line.productPriceId} bills every ${line.billingPeriod!.value} ${line.billingPeriod!.unit}.`, {
+        field: `line_items[${index}].product_price_id`,
+        product_price_id: line.productPriceId,
+        billing_period_config: period,
+      });
+    }
+  }
+  return period;
+}
+
+/**
+ * The instrument a subscription charges: the one named, which must be the customer's (422
+ * PAYMENT_INSTRUMENT_NOT_FOUND) and ACTIVE (422 PAYMENT_INSTRUMENT_NOT_ACTIVE); else the
+ * customer's default when ACTIVE; else 422 PAYMENT_INSTRUMENT_REQUIRED.
+ */
+export async function subscriptionInstrument(
+  tx: Transaction,
+  accountId: string,
+  customer: { id: string; configuration: unknown },
+  requested: string | undefined,
+): Promise<string> {
+  const fallback = (customer.configuration as { default_payment_instrument_id?: string } | null)?.default_payment_instrument_id;
+  const id = requested ?? fallback;
+  const instrument = id ? await tx.paymentInstrument.findFirst({ where: { id, accountId, customerId: customer.id }, select: { status: true } }) : null;
+  if (requested && !instrument) {
+    throw new ApiError('PAYMENT_INSTRUMENT_NOT_FOUND', `Payment instrument ${requested} is not an instrument of this customer.`, {
+      field: 'payment_instrument_id',
+      payment_instrument_id: requested,
+    });
+  }
+  if (!instrument || !id) {
+    throw new ApiError('PAYMENT_INSTRUMENT_REQUIRED', 'Name a payment_instrument_id: the customer has no default payment instrument.', { field: 'payment_instrument_id' });
+  }
+  if (instrument.status !== 'ACTIVE') {
+    throw new ApiError('PAYMENT_INSTRUMENT_NOT_ACTIVE', `Payment instrument ${id} is ${instrument.status}.`, { field: 'payment_instrument_id', payment_instrument_id: id, status: instrument.status });
+  }
+  return id;
+}

@@ -1,0 +1,210 @@
+import { formatDateTime } from '../../domain/datetime';
+import { ApiError } from '../../domain/errors';
+import type { EventName } from '../../domain/event-catalogue';
+import type { BillingPeriod } from '../../domain/billing-periods';
+import { servedNextBillingAt, type Line, type SubscriptionState } from '../../domain/subscription-state';
+import type { SubscriptionStatus } from '../../domain/subscription-status';
+import { Prisma } from '../../generated/prisma/client';
+import { recordEvent } from '../../prisma/outbox';
+import { resolveChannelScope } from '../auth/channel-scope';
+import type { AuthorizedContext } from '../trpc';
+import {
+  serializeSubscription,
+  subscriptionSelect,
+  type CancellationInfoJson,
+  type SubscriptionObject,
+  type SubscriptionRow,
+  type TrialInfoJson,
+} from './schemas';
+
+type Db = Prisma.TransactionClient;
+
+const ms = (value: Date | null) => (value ? value.getTime() : null);
+const date = (value: number | null) => (value === null ? null : new Date(value));
+const iso = (value: number) => formatDateTime(new Date(value));
+
+function json(value: object | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+}
+
+/** The workflow's state from the read model: how a run (new, or after restore) begins. */
+export function stateOfRow(row: SubscriptionRow): SubscriptionState {
+  const trial = row.trialInfo as TrialInfoJson | null;
+  const cancellation = row.cancellationInfo as CancellationInfoJson | null;
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    channelId: row.channelId,
+    customerId: row.customerId,
+    currency: row.currency,
+    status: row.status as SubscriptionStatus,
+    paymentInstrumentId: row.paymentInstrumentId,
+    latestInvoiceId: row.latestInvoiceId,
+    description: row.description,
+    merchantReference: row.merchantReference,
+    metadata: row.metadata as Record<string, string> | null,
+    discounts: row.discounts as unknown as SubscriptionState['discounts'],
+    trial: trial
+      ? {
+          type: trial.type,
+          amount: trial.amount,
+          startAt: Date.parse(trial.period.start_at),
+          endAt: trial.period.end_at ? Date.parse(trial.period.end_at) : null,
+          periodConfig: trial.period_config ?? null,
+        }
+      : null,
+    cancellation: cancellation
+      ? {
+          mode: cancellation.mode,
+          cancelAt: Date.parse(cancellation.cancel_at),
+          requestedAt: Date.parse(cancellation.requested_at),
+          reason: cancellation.reason,
+          comment: cancellation.comment ?? null,
+        }
+      : null,
+    settings: row.settings as unknown as SubscriptionState['settings'],
+    startScheduledAt: ms(row.startScheduledAt),
+    startedAt: ms(row.startedAt),
+    anchorAt: ms(row.anchorAt),
+    endsAt: ms(row.endsAt),
+    nextCycleAt: ms(row.nextBillingAt),
+    cycleCount: row.cycleCount,
+    version: row.version,
+    createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
+    lineItems: row.lineItems.map(
+      (line): Line => ({
+        id: line.id,
+        productId: line.productId,
+        productPriceId: line.productPriceId,
+        productName: line.productName,
+        productDescription: line.productDescription,
+        billingType: line.billingType as Line['billingType'],
+        amount: line.amount,
+        quantity: line.quantity,
+        billingPeriod: line.billingPeriodValue !== null ? { value: line.billingPeriodValue, unit: line.billingPeriodUnit as BillingPeriod['unit'] } : null,
+        startedAt: ms(line.startedAt),
+        periodStartAt: line.periodStartAt.getTime(),
+        periodEndAt: ms(line.periodEndAt),
+        billedAt: ms(line.billedAt),
+        createdAt: line.createdAt.getTime(),
+        updatedAt: line.updatedAt.getTime(),
+      }),
+    ),
+  };
+}
+
+function trialJson(state: SubscriptionState): TrialInfoJson | null {
+  const trial = state.trial;
+  if (!trial) return null;
+  return {
+    type: trial.type,
+    period: { start_at: iso(trial.startAt), ...(trial.endAt !== null ? { end_at: iso(trial.endAt) } : {}) },
+    amount: trial.amount,
+    ...(trial.periodConfig ? { period_config: trial.periodConfig } : {}),
+  };
+}
+
+function cancellationJson(state: SubscriptionState): CancellationInfoJson | null {
+  const c = state.cancellation;
+  if (!c) return null;
+  return { cancel_at: iso(c.cancelAt), requested_at: iso(c.requestedAt), reason: c.reason, ...(c.comment ? { comment: c.comment } : {}), mode: c.mode };
+}
+
+function rowColumns(state: SubscriptionState) {
+  return {
+    status: state.status,
+    paymentInstrumentId: state.paymentInstrumentId,
+    latestInvoiceId: state.latestInvoiceId,
+    description: state.description,
+    merchantReference: state.merchantReference,
+    metadata: json(state.metadata),
+    discounts: state.discounts as unknown as Prisma.InputJsonValue,
+    trialInfo: json(trialJson(state)),
+    cancellationInfo: json(cancellationJson(state)),
+    settings: state.settings as unknown as Prisma.InputJsonValue,
+    startScheduledAt: date(state.startScheduledAt),
+    startedAt: date(state.startedAt),
+    nextBillingAt: date(servedNextBillingAt(state)),
+    anchorAt: date(state.anchorAt),
+    endsAt: date(state.endsAt),
+    cycleCount: state.cycleCount,
+    version: state.version,
+    updatedAt: new Date(state.updatedAt),
+  };
+}
+
+function lineColumns(state: SubscriptionState, line: Line, position: number) {
+  return {
+    subscriptionId: state.id,
+    position,
+    productId: line.productId,
+    productPriceId: line.productPriceId,
+    productName: line.productName,
+    productDescription: line.productDescription,
+    billingType: line.billingType,
+    currency: state.currency,
+    amount: line.amount,
+    quantity: line.quantity,
+    startedAt: date(line.startedAt),
+    periodStartAt: new Date(line.periodStartAt),
+    periodEndAt: date(line.periodEndAt),
+    billingPeriodValue: line.billingPeriod?.value ?? null,
+    billingPeriodUnit: line.billingPeriod?.unit ?? null,
+    billedAt: date(line.billedAt),
+    createdAt: new Date(line.createdAt),
+    updatedAt: new Date(line.updatedAt),
+  };
+}
+
+/** Inserts a new subscription's row and lines (subscriptions/create). */
+export async function insertSubscription(tx: Db, state: SubscriptionState): Promise<SubscriptionRow> {
+  await tx.subscription.create({
+    data: { id: state.id, accountId: state.accountId, channelId: state.channelId, customerId: state.customerId, currency: state.currency, createdAt: new Date(state.createdAt), ...rowColumns(state) },
+  });
+  await tx.subscriptionLineItem.createMany({ data: state.lineItems.map((line, position) => ({ id: line.id, ...lineColumns(state, line, position) })) });
+  return tx.subscription.findUniqueOrThrow({ where: { id: state.id }, select: subscriptionSelect });
+}
+
+export async function lockSubscription(tx: Db, id: string): Promise<SubscriptionRow | null> {
+  await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`;
+  return tx.subscription.findUnique({ where: { id }, select: subscriptionSelect });
+}
+
+/**
+ * Writes `state` over the row and its lines, with its events, unless the row already holds this
+ * version or a later one: a retried activity, or a write overtaken by a newer one, changes
+ * nothing and records no event twice. Call under lockSubscription.
+ */
+export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: SubscriptionState, events: readonly EventName[]): Promise<SubscriptionRow> {
+  if (stored.version >= state.version) return stored;
+  await tx.subscription.update({ where: { id: state.id }, data: rowColumns(state) });
+  const keep = state.lineItems.map((line) => line.id);
+  await tx.subscriptionLineItem.deleteMany({ where: { subscriptionId: state.id, id: { notIn: keep } } });
+  // Positions are unique: park the survivors out of the way before renumbering.
+  await tx.subscriptionLineItem.updateMany({ where: { subscriptionId: state.id }, data: { position: { increment: 10_000 } } });
+  for (const [position, line] of state.lineItems.entries()) {
+    const columns = lineColumns(state, line, position);
+    await tx.subscriptionLineItem.upsert({ where: { id: line.id }, create: { id: line.id, ...columns }, update: columns });
+  }
+  const row = await tx.subscription.findUniqueOrThrow({ where: { id: state.id }, select: subscriptionSelect });
+  await recordSubscriptionEvents(tx, row, events, new Date(state.updatedAt));
+  return row;
+}
+
+export async function recordSubscriptionEvents(tx: Db, row: SubscriptionRow, events: readonly EventName[], occurredAt: Date): Promise<void> {
+  const subscription = serializeSubscription(row);
+  for (const name of events) {
+    await recordEvent(tx, { accountId: row.accountId, channelId: row.channelId, name, data: { subscription }, occurredAt });
+  }
+}
+
+/** The subscription as the caller may see it: unknown or outside the key's channels (or `channel_id`) is 404. */
+export async function visibleSubscription(db: Db, ctx: AuthorizedContext, id: string, channelId: string | undefined): Promise<SubscriptionRow> {
+  const scope = resolveChannelScope(ctx.principal, channelId);
+  const row = await db.subscription.findFirst({ where: { id, accountId: ctx.principal.accountId }, select: subscriptionSelect });
+  if (!row || (scope !== null && !scope.includes(row.channelId))) throw ApiError.notFound('Subscription', id);
+  return row;
+}
+
+export type { SubscriptionObject };

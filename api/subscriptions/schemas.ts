@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import { formatDateTime } from '../../domain/datetime';
+import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
+import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscription-state';
+import { MAX_RETRIES } from '../../activities/invoice-collection';
+import type { Prisma } from '../../generated/prisma/client';
+import { channelIdField, dateTime, prefixedId } from '../common/schemas';
+import { calculationType } from '../coupons/schemas';
+import { discountsRequest, metadata, MAX_QUANTITY } from '../invoices/schemas';
+import { BILLING_PERIOD_UNITS, billingPeriodConfig, billingType, MAX_PRICE_AMOUNT } from '../product-prices/schemas';
+import { catalogueId } from '../products/schemas';
+
+export const subscriptionId = prefixedId('subscription');
+export const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
+export const cancellationReason = z.enum(CANCELLATION_REASONS);
+export const EXHAUSTION_ACTIONS = ['CANCEL', 'REMAIN_UNPAID'] as const;
+
+/* ---------- requests ---------- */
+
+export const subscriptionLineRequest = z.strictObject({
+  product_price_id: catalogueId,
+  quantity: z.number().int().min(1).max(MAX_QUANTITY),
+});
+
+export const settingsRequest = z
+  .strictObject({
+    dunning_retry_schedule_days: z
+      .array(z.number().int().min(1).max(365))
+      .min(1)
+      .max(MAX_RETRIES)
+      .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]!), { message: 'Strictly increasing day offsets.', params: { type: 'INVALID' } })
+      .optional()
+      .meta({ description: 'Days after an invoice’s first failed charge at which dunning retries it. Default: the worker’s schedule (1, 3, 5, 7).' }),
+    on_dunning_exhausted: z
+      .enum(EXHAUSTION_ACTIONS)
+      .optional()
+      .meta({ description: 'CANCEL (default): UNPAID, then CANCELLED with reason DUNNING_EXHAUSTED. REMAIN_UNPAID: stays UNPAID, bills no more.' }),
+  })
+  .meta({ description: 'Settings the spec leaves open: docs/subscriptions.md, "Settings".' });
+
+export const trialRequest = z
+  .strictObject({
+    type: z.enum(['FREE', 'PAID']),
+    amount: z.number().int().min(1).max(MAX_PRICE_AMOUNT).optional().meta({ description: 'PAID only (required): invoiced when the trial starts.' }),
+    end_at: dateTime.optional(),
+    period_config: billingPeriodConfig.optional().meta({ description: 'The trial as a duration from the start. Neither this nor end_at: open-ended.' }),
+  })
+  .superRefine((trial, ctx) => {
+    const issue = (path: string, type: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, params: { type } });
+    if (trial.type === 'PAID' && trial.amount === undefined) issue('amount', 'REQUIRED', 'A PAID trial has an amount.');
+    if (trial.type === 'FREE' && trial.amount !== undefined) issue('amount', 'INVALID', 'A FREE trial has no amount.');
+    if (trial.end_at !== undefined && trial.period_config !== undefined) issue('period_config', 'INVALID', 'Give end_at or period_config, not both.');
+  });
+
+export const createSubscriptionRequest = z.strictObject({
+  channel_id: channelIdField,
+  customer_id: prefixedId('customer'),
+  payment_instrument_id: prefixedId('paymentInstrument').optional().meta({ description: 'Left out: the customer’s default instrument.' }),
+  line_items: z.array(subscriptionLineRequest).min(1).max(MAX_SUBSCRIPTION_LINE_ITEMS),
+  starts_at: dateTime.optional().meta({ description: 'In the future: the subscription is CREATED until then. Left out: it starts now.' }),
+  anchor_at: dateTime.optional().meta({ description: 'Cycle boundaries are anchor_at ± whole periods. Default: when billing starts (the start, or the trial end).' }),
+  ends_at: dateTime.optional().meta({ description: 'Fixed term: EXPIRED then; the last period is cut there and prorated.' }),
+  trial: trialRequest.optional(),
+  discounts: discountsRequest.optional(),
+  description: z.string().trim().min(1).max(500).optional(),
+  metadata: metadata.optional(),
+  merchant_reference: z.string().trim().min(1).max(100).optional(),
+  settings: settingsRequest.optional(),
+});
+
+export const cancelSubscriptionRequest = z.strictObject({
+  id: subscriptionId,
+  channel_id: channelIdField,
+  mode: z.enum(CANCELLATION_MODES).meta({ description: 'IMMEDIATELY, or PERIOD_END: at the end of the current period (the trial’s end while TRIALING).' }),
+  reason: cancellationReason
+    .exclude(['DUNNING_EXHAUSTED'])
+    .optional()
+    .meta({ description: 'Default CANCELLATION_REQUESTED. DUNNING_EXHAUSTED is the platform’s own.' }),
+  comment: z.string().trim().min(1).max(500).optional(),
+});
+
+export const deleteCancellationRequest = z.strictObject({ id: subscriptionId, channel_id: channelIdField });
+
+export const updateSubscriptionRequest = z.strictObject({
+  id: subscriptionId,
+  channel_id: channelIdField,
+  payment_instrument_id: prefixedId('paymentInstrument').optional().meta({ description: 'An ACTIVE instrument of the customer; used from the next invoice.' }),
+  discounts: discountsRequest.optional().meta({ description: 'Replaces the discounts; [] removes them. From the next invoice.' }),
+  description: z.string().trim().min(1).max(500).nullable().optional(),
+  metadata: metadata.nullable().optional(),
+  merchant_reference: z.string().trim().min(1).max(100).nullable().optional(),
+  end_trial: z.literal(true).optional().meta({ description: 'Ends a TRIALING subscription’s trial now: billing starts at once.' }),
+  line_items: z
+    .strictObject({
+      add: z.array(subscriptionLineRequest).max(MAX_SUBSCRIPTION_LINE_ITEMS).optional(),
+      update: z
+        .array(
+          z
+            .strictObject({ id: prefixedId('subscriptionLineItem'), quantity: z.number().int().min(1).max(MAX_QUANTITY).optional(), product_price_id: catalogueId.optional() })
+            .refine((change) => change.quantity !== undefined || change.product_price_id !== undefined, {
+              message: 'Give quantity, product_price_id or both.',
+              params: { type: 'REQUIRED' },
+            }),
+        )
+        .max(MAX_SUBSCRIPTION_LINE_ITEMS)
+        .optional(),
+      remove: z.array(prefixedId('subscriptionLineItem')).max(MAX_SUBSCRIPTION_LINE_ITEMS).optional(),
+    })
+    .optional()
+    .meta({ description: 'Add, change or remove line items; while ACTIVE the change is prorated (docs/subscriptions.md, "Proration").' }),
+});
+
+export type CreateSubscriptionRequest = z.output<typeof createSubscriptionRequest>;
+export type UpdateSubscriptionRequest = z.output<typeof updateSubscriptionRequest>;
+
+/* ---------- the record (section 2.4) ---------- */
+
+const periodConfigObject = z.object({ value: z.number().int(), unit: z.enum(BILLING_PERIOD_UNITS) });
+
+export const subscriptionLineItemObject = z.object({
+  id: z.string(),
+  billing_type: billingType,
+  currency: z.string(),
+  amount: z.number().int().meta({ description: 'Unit amount, minor units.' }),
+  quantity: z.number().int(),
+  started_at: dateTime.optional(),
+  period: z.object({ start_at: dateTime, end_at: dateTime.optional() }).meta({ description: 'The period last billed (or to be billed first); ONE_TIME: since it was added, open-ended.' }),
+  billing_period_config: periodConfigObject.optional(),
+  product_info: z.object({ name: z.string(), description: z.string().optional() }),
+  product_id: z.string(),
+  product_price_id: z.string(),
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+export const trialInfoObject = z.object({
+  type: z.enum(['FREE', 'PAID']),
+  period: z.object({ start_at: dateTime, end_at: dateTime.optional() }),
+  amount: z.number().int(),
+  period_config: periodConfigObject.optional().meta({ description: 'The trial duration, when it was requested as one.' }),
+});
+
+export const cancellationInfoObject = z.object({
+  cancel_at: dateTime,
+  requested_at: dateTime,
+  reason: cancellationReason,
+  comment: z.string().optional(),
+  mode: z.enum(CANCELLATION_MODES),
+});
+
+export const subscriptionDiscountObject = z.object({
+  coupon_id: z.string().optional(),
+  coupon_code: z.string().optional(),
+  calculation_type: calculationType.optional(),
+  calculation_value: z.number().optional(),
+});
+
+export const settingsObject = z.object({
+  dunning_retry_schedule_days: z.array(z.number().int()).optional(),
+  on_dunning_exhausted: z.enum(EXHAUSTION_ACTIONS),
+});
+
+export const subscriptionObject = z
+  .object({
+    id: z.string(),
+    channel_id: z.string().meta({ description: 'The channel of the subscription’s customer.' }),
+    status: subscriptionStatus,
+    currency: z.string(),
+    line_items: z.array(subscriptionLineItemObject),
+    customer_id: z.string(),
+    payment_instrument_id: z.string().optional(),
+    latest_invoice_id: z.string().optional(),
+    started_at: dateTime.optional(),
+    start_scheduled_at: dateTime.optional(),
+    next_billing_at: dateTime.optional(),
+    anchor_at: dateTime.optional(),
+    ends_at: dateTime.optional().meta({ description: 'Fixed term: EXPIRED then.' }),
+    trial_info: trialInfoObject.optional(),
+    cancellation_info: cancellationInfoObject.optional(),
+    discounts: z.array(subscriptionDiscountObject),
+    metadata: z.record(z.string(), z.string()).optional(),
+    description: z.string().optional(),
+    merchant_reference: z.string().optional(),
+    settings: settingsObject,
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: 'Subscription' });
+
+export type SubscriptionObject = z.infer<typeof subscriptionObject>;
+export type TrialInfoJson = z.infer<typeof trialInfoObject>;
+export type CancellationInfoJson = z.infer<typeof cancellationInfoObject>;
+
+export const subscriptionSelect = {
+  id: true,
+  accountId: true,
+  channelId: true,
+  customerId: true,
+  status: true,
+  currency: true,
+  paymentInstrumentId: true,
+  latestInvoiceId: true,
+  description: true,
+  merchantReference: true,
+  metadata: true,
+  discounts: true,
+  trialInfo: true,
+  cancellationInfo: true,
+  settings: true,
+  startScheduledAt: true,
+  startedAt: true,
+  nextBillingAt: true,
+  anchorAt: true,
+  endsAt: true,
+  cycleCount: true,
+  version: true,
+  createdAt: true,
+  updatedAt: true,
+  lineItems: { orderBy: { position: 'asc' } },
+} as const satisfies Prisma.SubscriptionSelect;
+
+export type SubscriptionRow = Prisma.SubscriptionGetPayload<{ select: typeof subscriptionSelect }>;
+
+function present<T>(key: string, value: T | null | undefined): Record<string, T> {
+  return value === null || value === undefined ? {} : { [key]: value };
+}
+
+const at = (value: Date | null | undefined) => (value ? formatDateTime(value) : undefined);
+
+/**
+ * The section 2.4 subscription: what get and list answer and every subscription event carries
+ * under `data.subscription`. The one serializer; the row is the read model the workflow writes.
+ */
+export function serializeSubscription(row: SubscriptionRow): SubscriptionObject {
+  return {
+    id: row.id,
+    channel_id: row.channelId,
+    status: row.status as SubscriptionObject['status'],
+    currency: row.currency,
+    line_items: row.lineItems.map((line) => ({
+      id: line.id,
+      billing_type: line.billingType as 'RECURRING' | 'ONE_TIME',
+      currency: line.currency,
+      amount: line.amount,
+      quantity: line.quantity,
+      ...present('started_at', at(line.startedAt)),
+      period: { start_at: formatDateTime(line.periodStartAt), ...present('end_at', at(line.periodEndAt)) },
+      ...(line.billingPeriodValue !== null && line.billingPeriodUnit !== null
+        ? { billing_period_config: { value: line.billingPeriodValue, unit: line.billingPeriodUnit as (typeof BILLING_PERIOD_UNITS)[number] } }
+        : {}),
+      product_info: { name: line.productName, ...present('description', line.productDescription) },
+      product_id: line.productId,
+      product_price_id: line.productPriceId,
+      created_at: formatDateTime(line.createdAt),
+      updated_at: formatDateTime(line.updatedAt),
+    })),
+    customer_id: row.customerId,
+    ...present('payment_instrument_id', row.paymentInstrumentId),
+    ...present('latest_invoice_id', row.latestInvoiceId),
+    ...present('started_at', at(row.startedAt)),
+    ...present('start_scheduled_at', row.status === 'CREATED' ? at(row.startScheduledAt) : undefined),
+    ...present('next_billing_at', at(row.nextBillingAt)),
+    ...present('anchor_at', at(row.anchorAt)),
+    ...present('ends_at', at(row.endsAt)),
+    ...present('trial_info', row.trialInfo as TrialInfoJson | null),
+    ...present('cancellation_info', row.cancellationInfo as CancellationInfoJson | null),
+    discounts: row.discounts as SubscriptionObject['discounts'],
+    ...present('metadata', row.metadata as Record<string, string> | null),
+    ...present('description', row.description),
+    ...present('merchant_reference', row.merchantReference),
+    settings: row.settings as SubscriptionObject['settings'],
+    created_at: formatDateTime(row.createdAt),
+    updated_at: formatDateTime(row.updatedAt),
+  };
+}

@@ -1,0 +1,252 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { SubscriptionObject } from '../api/subscriptions/schemas';
+import {
+  billCycle,
+  cancel,
+  cancelNow,
+  cancelScheduled,
+  deleteCancellation,
+  dunningStarted,
+  expire,
+  nextDue,
+  paymentSettled,
+  prorationInvoice,
+  startTrial,
+  update,
+  validateCancel,
+  validateDeleteCancellation,
+  validateUpdate,
+  type InvoiceKind,
+  type PlannedInvoice,
+  type Step,
+  type SubscriptionState,
+} from '../domain/subscription-state';
+import { canApply, isTerminal, SubscriptionRefused } from '../domain/subscription-status';
+import { invoiceCollectionWorkflowId } from '../domain/workflow-ids';
+import { invoiceCollectionWorkflow } from './invoice-collection';
+import {
+  cancelSubscriptionUpdate,
+  deleteCancellationUpdate,
+  invoiceDunningStartedSignal,
+  subscriptionStateQuery,
+  updateSubscriptionUpdate,
+} from './subscription-messages';
+
+const { loadSubscription, saveSubscription } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  // A write is keyed by the state's version and an invoice by its cycle: retrying is always safe.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['SUBSCRIPTION_MISSING', 'FINALIZATION_FAILED'] },
+});
+
+/** Cycles one run bills before it continues as new: keeps each run's history to a few hundred events. */
+export const MAX_CYCLES_PER_RUN = 24;
+
+export interface SubscriptionWorkflowInput {
+  subscriptionId: string;
+  /** Carried over by continue-as-new; a new run (create, restore) reads the row instead. */
+  state?: SubscriptionState;
+  /** Issued invoices whose collection had not started when the previous run handed over. */
+  toCollect?: Issued[];
+  /** Tests lower it to prove the state survives the hand-over. */
+  maxCyclesPerRun?: number;
+}
+
+interface Issued {
+  id: string;
+  kind: InvoiceKind;
+  status: string;
+}
+
+/** Our refusals become ApplicationFailures whose type is the 422 code: the API maps them back. */
+function refused<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof SubscriptionRefused) {
+      throw ApplicationFailure.create({ type: error.code, message: error.message, details: [error.context], nonRetryable: true });
+    }
+    throw error;
+  }
+}
+
+/**
+ * One subscription for its whole life (docs/subscriptions.md): the state lives here, the
+ * database row is its read model, written with its events by `saveSubscription` at every
+ * change. Timers wait with `condition`, so the Updates `update`, `cancel` and
+ * `deleteCancellation` interleave and a refused change fails the Update with our 422 code.
+ * Each cycle's invoice is collected by invoiceCollectionWorkflow as a child (abandoned if this
+ * run closes), which signals when dunning starts. Changes are applied one at a time, each with
+ * a higher version. The run continues as new after MAX_CYCLES_PER_RUN cycles or when Temporal
+ * suggests it, so a monthly subscription can run for decades with bounded history.
+ */
+export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<{ status: string }> {
+  const loaded = input.state ?? (await loadSubscription({ subscriptionId: input.subscriptionId }));
+  if (!loaded) return { status: 'MISSING' };
+  let state: SubscriptionState = loaded;
+  const toCollect: Issued[] = [...(input.toCollect ?? [])];
+  const maxCycles = input.maxCyclesPerRun ?? MAX_CYCLES_PER_RUN;
+  let changed = false;
+  let busy = false;
+  let awaiting: string | null = null;
+  let dunningFor: string | null = null;
+
+  /** Changes go one at a time: every write carries the next version, none is overtaken. */
+  async function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    await condition(() => !busy);
+    busy = true;
+    try {
+      return await work();
+    } finally {
+      busy = false;
+      changed = true;
+    }
+  }
+
+  async function persist(step: Step, invoice?: PlannedInvoice): Promise<SubscriptionObject> {
+    const saved = await saveSubscription({ state: step.state, events: step.events, invoice });
+    state = saved.invoice ? { ...step.state, latestInvoiceId: saved.invoice.id } : step.state;
+    if (invoice && saved.invoice) toCollect.push({ id: saved.invoice.id, kind: invoice.kind, status: saved.invoice.status });
+    return saved.subscription;
+  }
+
+  setHandler(subscriptionStateQuery, () => state);
+
+  setHandler(
+    updateSubscriptionUpdate,
+    (changes) =>
+      exclusive(async () => {
+        const now = Date.now();
+        const step = refused(() => update(state, changes, now));
+        return persist(step, step.proration ? prorationInvoice(step.state, step.proration) : undefined);
+      }),
+    { validator: (changes) => refused(() => validateUpdate(state, changes, Date.now())) },
+  );
+
+  setHandler(
+    cancelSubscriptionUpdate,
+    (request) => exclusive(async () => persist(refused(() => cancel(state, request, Date.now())))),
+    { validator: (request) => refused(() => validateCancel(state, request)) },
+  );
+
+  setHandler(
+    deleteCancellationUpdate,
+    () => exclusive(async () => persist(refused(() => deleteCancellation(state, Date.now())))),
+    { validator: () => refused(() => validateDeleteCancellation(state)) },
+  );
+
+  setHandler(invoiceDunningStartedSignal, ({ invoiceId }) => {
+    if (invoiceId === awaiting) dunningFor = invoiceId;
+  });
+
+  /** Collects one issued invoice and applies the outcome. Returns early if the subscription ended meanwhile. */
+  async function collect(invoice: Issued): Promise<void> {
+    let status = invoice.status;
+    if (status !== 'PAID') {
+      const child = await startChild(invoiceCollectionWorkflow, {
+        workflowId: invoiceCollectionWorkflowId(invoice.id),
+        args: [{ invoiceId: invoice.id, retryScheduleDays: state.settings.dunning_retry_schedule_days, subscriptionWorkflowId: workflowInfo().workflowId }],
+        // The invoice is owed whatever happens to the subscription: its collection outlives this run.
+        parentClosePolicy: 'ABANDON',
+      });
+      awaiting = invoice.id;
+      let result: { status: string } | undefined;
+      let failure: unknown;
+      child.result().then(
+        (value) => void (result = value),
+        (error: unknown) => void (failure = error ?? new Error('collection failed')),
+      );
+      for (;;) {
+        await condition(() => result !== undefined || failure !== undefined || dunningFor === invoice.id || isTerminal(state.status));
+        if (failure !== undefined) throw failure;
+        if (isTerminal(state.status)) {
+          awaiting = null;
+          return;
+        }
+        if (dunningFor === invoice.id) {
+          dunningFor = null;
+          await exclusive(async () => {
+            if (canApply('dunningStarted', state.status)) await persist(dunningStarted(state, Date.now()));
+          });
+          continue;
+        }
+        break;
+      }
+      awaiting = null;
+      status = result!.status;
+    }
+    // A voided invoice was waived by the merchant: nothing is owed, the subscription goes on.
+    const paid = status === 'PAID' || status === 'VOIDED';
+    await exclusive(async () => {
+      if (!canApply(paid ? 'paid' : 'unpaid', state.status)) return;
+      const step = paymentSettled(state, invoice.kind, paid, Date.now());
+      if (step.state !== state) await persist(step);
+      if (!paid && state.settings.on_dunning_exhausted === 'CANCEL') await persist(cancelNow(state, Date.now(), 'DUNNING_EXHAUSTED', null));
+    });
+  }
+
+  /** Whatever is due now, checked again under the lock (an Update may have changed it). */
+  async function act(): Promise<boolean> {
+    return exclusive(async () => {
+      const due = nextDue(state);
+      const now = Date.now();
+      if (!due || due.at > now) return false;
+      switch (due.kind) {
+        case 'cancel':
+          await persist(cancelScheduled(state, now));
+          break;
+        case 'expire':
+          await persist(expire(state, now));
+          break;
+        case 'startTrial':
+          await persist(startTrial(state, now));
+          break;
+        case 'bill': {
+          const { step, invoice } = billCycle(state, due.at, now);
+          await persist(step, invoice);
+          return true;
+        }
+      }
+      return false;
+    });
+  }
+
+  let cycles = 0;
+  while (!isTerminal(state.status)) {
+    const next = toCollect.shift();
+    if (next) {
+      await collect(next);
+      continue;
+    }
+    const due = nextDue(state);
+    if (due && due.at <= Date.now()) {
+      if (await act()) cycles++;
+      continue;
+    }
+    if (cycles >= maxCycles || workflowInfo().continueAsNewSuggested) {
+      await condition(() => allHandlersFinished() && !busy);
+      await continueAsNew<typeof subscriptionWorkflow>({
+        subscriptionId: input.subscriptionId,
+        state,
+        toCollect,
+        ...(input.maxCyclesPerRun !== undefined ? { maxCyclesPerRun: input.maxCyclesPerRun } : {}),
+      });
+    }
+    changed = false;
+    const wake = () => changed || toCollect.length > 0;
+    if (due) await condition(wake, due.at - Date.now());
+    else await condition(wake);
+  }
+  // Updates accepted just before the end finish before the run closes.
+  await condition(allHandlersFinished);
+  return { status: state.status };
+}
