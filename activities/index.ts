@@ -7,6 +7,7 @@ import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
 import { createReportExportActivities } from './report-export';
 import { createSettlementActivities } from './settlements';
+import { createSubscriptionActivities } from './subscription';
 
 export interface ActivityDependencies {
   db: Database;
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
     ...createInvoiceCollectionActivities(deps),
+    ...createSubscriptionActivities(deps),
     ...createReportExportActivities(deps),
     ...createSettlementActivities(deps),
     ...createMonthlyStatementActivities(deps),
