@@ -1,5 +1,7 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { runOutboxDispatcher } from '../activities/outbox-dispatch';
 import { TASK_QUEUE } from '../domain/workflow-ids';
 import type { Database } from '../prisma/client';
 
@@ -12,10 +14,12 @@ export interface WorkerDependencies {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** 0 turns off sticky execution: every workflow task replays its history from the start. */
   maxCachedWorkflows?: number;
+  /** false: no outbox dispatcher beside this worker (docs/webhooks.md, "Dispatch"). */
+  outboxDispatch?: boolean;
 }
 
-export function createWorker(deps: WorkerDependencies): Promise<Worker> {
-  return Worker.create({
+export async function createWorker(deps: WorkerDependencies): Promise<Worker> {
+  const worker = await Worker.create({
     connection: deps.connection,
     namespace: deps.namespace ?? 'default',
     taskQueue: deps.taskQueue ?? TASK_QUEUE,
@@ -23,4 +27,10 @@ export function createWorker(deps: WorkerDependencies): Promise<Worker> {
     ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
+  if (deps.outboxDispatch !== false) {
+    // Lives as long as the worker: it stops dispatching as soon as the worker begins to shut down.
+    const temporal = new Client({ connection: deps.connection, namespace: deps.namespace ?? 'default' });
+    runOutboxDispatcher({ db: deps.db, temporal }, () => !['INITIALIZED', 'RUNNING'].includes(worker.getState()));
+  }
+  return worker;
 }

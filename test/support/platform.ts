@@ -36,7 +36,8 @@ export interface Platform {
   /** An account-level key with every permission. */
   rootSecret: string;
   call<T = any>(path: string, body?: unknown, options?: CallOptions): Promise<ApiResponse<T>>;
-  restartWorker(): Promise<void>;
+  /** `whileStopped` runs after the old worker (and its outbox dispatcher) stopped, before the new one starts. */
+  restartWorker(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -114,11 +115,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     channelIds: channels.map((c) => c.id) as [string, string, string],
     rootSecret: root.secret,
     call,
-    async restartWorker() {
+    async restartWorker(whileStopped?: () => Promise<void>) {
       // The old worker stops taking tasks at once; its pending long polls against the test
       // server can take a minute to return, so its drain finishes in the background.
       worker.shutdown();
       draining.push(running);
+      await whileStopped?.();
       worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle, maxCachedWorkflows: 0 });
       running = worker.run();
     },
