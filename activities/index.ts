@@ -8,6 +8,8 @@ import { createPaymentInstrumentActivities } from './payment-instruments';
 import { createReportExportActivities } from './report-export';
 import { createSettlementActivities } from './settlements';
 import { createSubscriptionActivities } from './subscription';
+import { createWebhookDeliveryActivities } from './webhook-delivery';
+import { createWebhookKeyRotationActivities } from './webhook-key-rotation';
 
 export interface ActivityDependencies {
   db: Database;
@@ -25,6 +27,8 @@ export function createActivities(deps: ActivityDependencies) {
     ...createReportExportActivities(deps),
     ...createSettlementActivities(deps),
     ...createMonthlyStatementActivities(deps),
+    ...createWebhookDeliveryActivities(deps),
+    ...createWebhookKeyRotationActivities(deps),
   };
 }
 

@@ -6,3 +6,5 @@ export { subscriptionWorkflow } from './subscription';
 export { reportExportWorkflow } from './report-export';
 export { settlementWorkflow } from './settlement';
 export { monthlyStatementWorkflow } from './monthly-statement';
+export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { webhookKeyRotationWorkflow } from './webhook-key-rotation';
