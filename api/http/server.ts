@@ -8,6 +8,7 @@ import { openApiDocument } from '../openapi/document';
 import { referencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
+import { registerV1Routes } from '../v1/routes';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
 
@@ -105,6 +106,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml));
   app.get('/health', async () => ({ status: 'ok' }));
   registerFileRoutes(app, deps);
+  registerV1Routes(app, deps);
 
   app.post('/v2/:resources/:action', async (request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import type { Database } from '../../prisma/client';
 import type { RateLimiter } from '../rate-limit/token-bucket';
+import { restoreSubscription } from '../subscriptions/restore';
 import { authenticateV1 } from './authenticate';
 import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Response } from './envelope';
 import { parseJsonBody, parseRestoreRequest } from './schemas';
@@ -20,7 +21,8 @@ export interface V1Dependencies {
   temporal: TemporalClient;
   rateLimiter: RateLimiter;
   now?: () => Date;
-  restore: RestoreSubscription;
+  /** api/subscriptions/restore.ts unless a test stands in for it. */
+  restore?: RestoreSubscription;
 }
 
 export interface V1Request {
@@ -46,7 +48,8 @@ export async function restoreThroughV1(deps: V1Dependencies, request: V1Request)
   const at = now();
   // Section 4.12: a past expiry becomes now, "to avoid unwanted charges".
   const expiresAt = input.expiredAt && input.expiredAt.getTime() < at.getTime() ? at : input.expiredAt;
-  await deps.restore(
+  const restore = deps.restore ?? restoreSubscription;
+  await restore(
     { db: deps.db, temporal: deps.temporal, now },
     {
       accountId,
