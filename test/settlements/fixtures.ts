@@ -1,4 +1,6 @@
 import Papa from 'papaparse';
+import { newId } from '../../domain/ids';
+import type { Database } from '../../prisma/client';
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import { createLegalEntity, assignLegalEntity } from '../../scripts/operator/legal-entities';
 import type { Platform } from '../support/platform';
@@ -73,4 +75,40 @@ export async function download(url: string): Promise<{ status: number; contentTy
   const text = await response.text();
   const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
   return { status: response.status, contentType: response.headers.get('content-type'), rows: parsed.data };
+}
+
+/**
+ * A charge in a provider's books and the payment it belongs to, as the charge path leaves them,
+ * written directly: for accounts the test has no API key of, or a worker without the API.
+ */
+export async function bookedPayment(
+  db: Database,
+  p: { accountId: string; channelId: string; provider: string; amount: number; fee: number; currency: string; at: string },
+): Promise<{ paymentId: string; chargeId: string }> {
+  const paymentId = newId('payment');
+  const chargeId = newId('sandboxCharge');
+  const at = new Date(p.at);
+  await db.sandboxProviderCharge.create({
+    data: { id: chargeId, provider: p.provider, idempotencyKey: `${paymentId}/${p.provider}`, amount: p.amount, currency: p.currency, fee: p.fee, outcome: 'APPROVED', createdAt: at },
+  });
+  await db.payment.create({
+    data: {
+      id: paymentId,
+      accountId: p.accountId,
+      channelId: p.channelId,
+      customerId: 'cust_booked',
+      instrumentId: 'pi_booked',
+      idempotencyKey: paymentId,
+      amount: p.amount,
+      currency: p.currency,
+      status: 'SUCCEEDED',
+      provider: p.provider,
+      providerChargeId: chargeId,
+      fee: p.fee,
+      attempts: [],
+      createdAt: at,
+      updatedAt: at,
+    },
+  });
+  return { paymentId, chargeId };
 }

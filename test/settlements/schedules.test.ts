@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { newId } from '../../domain/ids';
 import { MONTHLY_STATEMENT_SCHEDULE_ID, SETTLEMENT_SCHEDULE_ID } from '../../domain/workflow-ids';
 import { startTemporalDevServer, type DevServer } from '../../scripts/temporal/cli';
 import { createAccount, createChannel } from '../../scripts/operator/accounts';
@@ -12,6 +11,7 @@ import { assignLegalEntity, createLegalEntity } from '../../scripts/operator/leg
 import { createWorker } from '../../worker/create-worker';
 import { ensureSettlementSchedules } from '../../worker/settlement-schedules';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { bookedPayment } from './fixtures';
 
 /**
  * The time-skipping test server has no Schedules (temporalio/sdk-java#1954), so this file runs
@@ -89,31 +89,7 @@ describe('settlement and monthly statement Schedules', () => {
     const entity = await createLegalEntity(db, { accountId: account.id, name: 'Scheduled GmbH', country: 'DEU' });
     await assignLegalEntity(db, channel.id, entity.id);
     // A payment the sandbox charged on 2026-03-10, as the charge path leaves it.
-    const paymentId = newId('payment');
-    const chargeId = newId('sandboxCharge');
-    const at = new Date('2026-03-10T15:00:00.000Z');
-    await db.sandboxProviderCharge.create({
-      data: { id: chargeId, provider: 'sandbox-beta', idempotencyKey: `${paymentId}/sandbox-beta`, amount: 8_000, currency: 'EUR', fee: 225, outcome: 'APPROVED', createdAt: at },
-    });
-    await db.payment.create({
-      data: {
-        id: paymentId,
-        accountId: account.id,
-        channelId: channel.id,
-        customerId: 'cust_scheduled',
-        instrumentId: 'pi_scheduled',
-        idempotencyKey: 'scheduled',
-        amount: 8_000,
-        currency: 'EUR',
-        status: 'SUCCEEDED',
-        provider: 'sandbox-beta',
-        providerChargeId: chargeId,
-        fee: 225,
-        attempts: [],
-        createdAt: at,
-        updatedAt: at,
-      },
-    });
+    await bookedPayment(db, { accountId: account.id, channelId: channel.id, provider: 'sandbox-beta', amount: 8_000, fee: 225, currency: 'EUR', at: '2026-03-10T15:00:00.000Z' });
 
     const handle = client.schedule.getHandle(SETTLEMENT_SCHEDULE_ID);
     await handle.backfill({ start: new Date('2026-03-11T01:59:00Z'), end: new Date('2026-03-11T02:01:00Z'), overlap: ScheduleOverlapPolicy.ALLOW_ALL });

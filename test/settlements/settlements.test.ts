@@ -1,7 +1,8 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { createAccount, createOperatorApiKey } from '../../scripts/operator/accounts';
+import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
+import { createLegalEntity } from '../../scripts/operator/legal-entities';
 import { startPlatform, type Platform } from '../support/platform';
-import { AT_ALPHA, AT_BETA, download, moneyFlows, settle, type Paid } from './fixtures';
+import { AT_ALPHA, AT_BETA, bookedPayment, download, moneyFlows, settle, type Paid } from './fixtures';
 
 let platform: Platform;
 let flows: ReturnType<typeof moneyFlows>;
@@ -257,6 +258,15 @@ describe('settling a day', () => {
       { type: 'SETTLEMENT', status: 'PROCESSING' },
       { type: 'FINANCIAL_ENTRIES', status: 'SUCCEEDED', download_url: expect.any(String) },
     ]);
+  });
+
+  it('a channel without a legal entity falls back to its account’s only one', async () => {
+    const solo = await createAccount(platform.db, 'Single company');
+    const channel = await createChannel(platform.db, solo.id, 'Web');
+    const entity = await createLegalEntity(platform.db, { accountId: solo.id, name: 'Solo BV', country: 'NLD' });
+    await bookedPayment(platform.db, { accountId: solo.id, channelId: channel.id, provider: 'sandbox-alpha', amount: 4_200, fee: 152, currency: 'EUR', at: '2026-03-20T10:00:00.000Z' });
+    expect(await settle(platform, '2026-03-20')).toMatchObject({ settlements: 1, unassignedLines: 0 });
+    expect(await settlementsOf('2026-03-20')).toEqual([expect.objectContaining({ accountId: solo.id, legalEntityId: entity.id, amount: 4_200 - 152 })]);
   });
 
   it('refuses a day that is not one', async () => {
