@@ -64,15 +64,17 @@ export function referencePage(document: OpenApiDocument): string {
         | undefined;
       if (!op) return '';
       const request = op.requestBody?.content['application/json']?.schema;
-      const response = op.responses['200']?.content?.['application/json']?.schema;
+      // 200 for most operations, 303 for those that redirect (api/http/see-other.ts).
+      const [successStatus, success] = Object.entries(op.responses).find(([status]) => /^[23]/.test(status)) ?? ['200', undefined];
+      const response = success?.content?.['application/json']?.schema;
       const errors = Object.entries(op.responses)
-        .filter(([status]) => status !== '200')
+        .filter(([status]) => status !== successStatus)
         .map(([status, r]) => `<li><b>${status}</b> ${escape(r.description ?? '')}</li>`)
         .join('');
       return `<section id="${escape(path)}"><h2><span class="m">POST</span> ${escape(path)}</h2>
 <p><b>${escape(op.summary ?? '')}</b></p><p>${escape(op.description ?? '')}</p>
 <h3>Request</h3><table><tr><th>Field</th><th>Type</th><th>R</th><th>Notes</th></tr>${request ? fieldRows(request, components) : ''}</table>
-<h3>Response 200</h3><table><tr><th>Field</th><th>Type</th><th>R</th><th>Notes</th></tr>${response ? fieldRows(response, components) : ''}</table>
+<h3>Response ${successStatus}</h3><table><tr><th>Field</th><th>Type</th><th>R</th><th>Notes</th></tr>${response ? fieldRows(response, components) : ''}</table>
 <h3>Errors</h3><ul>${errors}</ul></section>`;
     })
     .join('\n');
