@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { newId } from '../domain/ids';
 import { MAX_AMOUNT } from '../domain/payments';
 import { addDays, isDay, startOfDay, utcDayOf } from '../domain/settlement-dates';
-import { SETTLEMENT_FILE_TYPES, settlementFileKey, type SettlementFileType } from '../domain/settlement-files';
+import { SETTLEMENT_FILE_TYPES, settlementFileKey, type SettlementFileStatus, type SettlementFileType } from '../domain/settlement-files';
 import type { Database } from '../prisma/client';
 import { bookLines, bookTotals } from './settlement-books';
 import {
@@ -33,6 +33,20 @@ export interface SettlementActivityDependencies {
 }
 
 export function createSettlementActivities({ db, storage = fileStorageFromEnv() }: SettlementActivityDependencies) {
+  /** A file's status is part of its settlement (section 2.7 `files`): changing it updates the settlement too. */
+  async function markFile(
+    settlementId: string,
+    type: SettlementFileType,
+    from: string | { not: string },
+    change: { status: SettlementFileStatus; storageKey?: string; failureReason: string | null },
+  ): Promise<void> {
+    await db.$transaction(async (tx) => {
+      const now = new Date();
+      const { count } = await tx.settlementFile.updateMany({ where: { settlementId, type, status: from }, data: { ...change, updatedAt: now } });
+      if (count > 0) await tx.settlement.update({ where: { id: settlementId }, data: { updatedAt: now } });
+    });
+  }
+
   return {
     /**
      * Settles every provider's lines of `day` per legal entity and currency, in one transaction.
@@ -98,10 +112,15 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
           ),
           skipDuplicates: true,
         });
-        await tx.settlementFile.updateMany({
-          where: { settlementId: { in: ids }, status: 'FAILED' },
-          data: { status: 'PROCESSING', failureReason: null, updatedAt: now },
-        });
+        const failed = await tx.settlementFile.findMany({ where: { settlementId: { in: ids }, status: 'FAILED' }, select: { settlementId: true } });
+        if (failed.length > 0) {
+          const retried = [...new Set(failed.map((file) => file.settlementId))];
+          await tx.settlementFile.updateMany({
+            where: { settlementId: { in: retried }, status: 'FAILED' },
+            data: { status: 'PROCESSING', failureReason: null, updatedAt: now },
+          });
+          await tx.settlement.updateMany({ where: { id: { in: retried } }, data: { updatedAt: now } });
+        }
         const pending = await tx.settlementFile.findMany({
           where: { settlementId: { in: ids }, status: 'PROCESSING' },
           select: { settlementId: true, type: true },
@@ -155,19 +174,13 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
         if (error instanceof BooksChanged) throw ApplicationFailure.nonRetryable(error.message, 'BOOKS_CHANGED');
         throw error;
       }
-      await db.settlementFile.updateMany({
-        where: { settlementId, type, status: { not: 'SUCCEEDED' } },
-        data: { status: 'SUCCEEDED', storageKey: key, failureReason: null, updatedAt: new Date() },
-      });
+      await markFile(settlementId, type, { not: 'SUCCEEDED' }, { status: 'SUCCEEDED', storageKey: key, failureReason: null });
       return written;
     },
 
     /** The file could not be built: FAILED with the reason, kept for operators (not served). */
     async failSettlementFile({ settlementId, type, reason }: { settlementId: string; type: SettlementFileType; reason: string }): Promise<void> {
-      await db.settlementFile.updateMany({
-        where: { settlementId, type, status: 'PROCESSING' },
-        data: { status: 'FAILED', failureReason: reason.slice(0, 2_000), updatedAt: new Date() },
-      });
+      await markFile(settlementId, type, 'PROCESSING', { status: 'FAILED', failureReason: reason.slice(0, 2_000) });
     },
   };
 }

@@ -226,6 +226,7 @@ describe('settling a day', () => {
 
   it('a file whose books no longer add up FAILS without a link; a later run builds it', async () => {
     const [late] = await settlementsOf(NEXT_DAY);
+    const updatedBefore: string = (await get(late!.id)).body.updated_at;
     // As if an earlier run had failed this file; meanwhile the provider's books of the day changed.
     await platform.db.settlementFile.update({ where: { settlementId_type: { settlementId: late!.id, type: 'FINANCIAL_ENTRIES' } }, data: { status: 'FAILED' } });
     const extra = await flows.paidInvoice(platform.channelIds[0], 'EUR', 999, AT_ALPHA);
@@ -237,6 +238,8 @@ describe('settling a day', () => {
     expect(failed.failureReason).toMatch(/^BOOKS_CHANGED: /);
     const res = await get(late!.id);
     expect(res.body.amount).toBe(1_234 - 66);
+    // The files are part of the settlement: their change is its update.
+    expect(res.body.updated_at > updatedBefore).toBe(true);
     expect(res.body.files).toEqual([
       { type: 'SETTLEMENT', status: 'SUCCEEDED', download_url: expect.any(String) },
       { type: 'FINANCIAL_ENTRIES', status: 'FAILED' },
