@@ -1,4 +1,9 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileStorageFromEnv } from '../../activities/storage/config';
+import { newId } from '../../domain/ids';
+import { reportWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
+import { REPORT_FAILURE_REASON } from '../../workflows/report-export';
 import { startPlatform, type Platform } from '../support/platform';
 import { reports } from './fixtures';
 
@@ -40,5 +45,39 @@ describe('report expiry', () => {
     expect((await fetch(link)).status).toBe(404);
     const listed = await r.ok('reports/list', {});
     expect(listed.items.find((item: any) => item.id === created.id)).toMatchObject({ status: 'EXPIRED', expires_at: created.expires_at });
+  });
+
+  it('marks a report FAILED with a fixed reason once every export attempt failed, and still expires it', async () => {
+    const now = new Date();
+    const report = await platform.db.report.create({
+      data: {
+        id: newId('report'),
+        accountId: platform.accountId,
+        apiKeyId: 'akey_fixture',
+        channelIds: [],
+        reportType: 'INVOICES',
+        dateFrom: new Date('2026-01-01T00:00:00Z'),
+        dateTo: new Date('2026-02-01T00:00:00Z'),
+        status: 'PROCESSING',
+        expiresAt: new Date(now.getTime() + DAY),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    // A file where the report's folder should be: every attempt to write the CSV fails.
+    await mkdir(join(process.env.STORAGE_DIR!, 'reports'), { recursive: true });
+    await writeFile(join(process.env.STORAGE_DIR!, 'reports', report.id), 'in the way');
+
+    const handle = await platform.env.client.workflow.start('reportExportWorkflow', {
+      taskQueue: TASK_QUEUE,
+      workflowId: reportWorkflowId(report.id),
+      args: [{ reportId: report.id, expiresAt: report.expiresAt.toISOString() }],
+    });
+    // Awaiting the result lets the test server skip the retry back-off and the expiry timer.
+    expect(await handle.result()).toEqual({ status: 'EXPIRED' });
+    const attempts = (await handle.fetchHistory()).events!.filter((event) => event.activityTaskStartedEventAttributes).map((event) => event.activityTaskStartedEventAttributes!.attempt);
+    expect(attempts).toContain(6);
+    const after = await platform.db.report.findUnique({ where: { id: report.id } });
+    expect(after).toMatchObject({ status: 'EXPIRED', failureReason: REPORT_FAILURE_REASON, rowCount: null, storageKey: null });
   });
 });
