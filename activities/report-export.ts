@@ -263,7 +263,11 @@ function subscriptionSource(row: SubscriptionLineRow): SubscriptionReportSource 
   };
 }
 
-/** The report's rows as pages of cells, in creation order of their parents, then line position. */
+/**
+ * The report's rows as pages of cells, in creation order of their parents, then line position.
+ * The next page is read while the caller writes this one, so PostgreSQL and this process work
+ * at the same time; memory holds two pages at most.
+ */
 export async function* reportPages(db: Database, scope: ReportScope, pageRows: number = REPORT_PAGE_ROWS): AsyncGenerator<Cell[][]> {
   const linksFrom = new Date();
   const linkTtlSeconds = Math.max(0, Math.floor((scope.linksValidUntil.getTime() - linksFrom.getTime()) / 1000));
@@ -273,23 +277,26 @@ export async function* reportPages(db: Database, scope: ReportScope, pageRows: n
     if (linked.id !== row.id) linked = { id: row.id, url: row.status === 'DRAFT' ? null : (invoicePdfUrl(row.id, linksFrom, linkTtlSeconds) ?? null) };
     return linked.url;
   };
-  let cursor: Cursor | undefined;
+  const page = async (cursor: Cursor | undefined): Promise<{ rows: Array<InvoiceLineRow | SubscriptionLineRow>; next: Cursor | undefined }> => {
+    const rows = scope.reportType === 'INVOICES' ? await invoicePage(db, scope, cursor, pageRows) : await subscriptionPage(db, scope, cursor, pageRows);
+    const last = rows[rows.length - 1];
+    return { rows, next: last && rows.length === pageRows ? { createdAt: last.created_at, id: last.id, position: last.position } : undefined };
+  };
+  const cellsOf = (rows: Array<InvoiceLineRow | SubscriptionLineRow>): Cell[][] =>
+    scope.reportType === 'INVOICES'
+      ? (rows as InvoiceLineRow[]).map((row) => invoiceReportRow(invoiceSource(row, pdfUrl(row))))
+      : (rows as SubscriptionLineRow[]).map((row) => subscriptionReportRow(subscriptionSource(row)));
+
+  let pending = page(undefined);
   for (;;) {
-    if (scope.reportType === 'INVOICES') {
-      const rows = await invoicePage(db, scope, cursor, pageRows);
-      if (rows.length === 0) return;
-      yield rows.map((row) => invoiceReportRow(invoiceSource(row, pdfUrl(row))));
-      const last = rows[rows.length - 1]!;
-      cursor = { createdAt: last.created_at, id: last.id, position: last.position };
-      if (rows.length < pageRows) return;
-    } else {
-      const rows = await subscriptionPage(db, scope, cursor, pageRows);
-      if (rows.length === 0) return;
-      yield rows.map((row) => subscriptionReportRow(subscriptionSource(row)));
-      const last = rows[rows.length - 1]!;
-      cursor = { createdAt: last.created_at, id: last.id, position: last.position };
-      if (rows.length < pageRows) return;
+    const { rows, next } = await pending;
+    if (next) {
+      pending = page(next);
+      // Awaited on the next turn; if the consumer stops first, its failure must not go unhandled.
+      pending.catch(() => undefined);
     }
+    if (rows.length > 0) yield cellsOf(rows);
+    if (!next) return;
   }
 }
 
