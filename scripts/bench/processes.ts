@@ -30,9 +30,10 @@ export interface ApiUnderTest {
 
 /**
  * `api/main.ts` in a process of its own on a free port, with rate limits out of the way and no
- * Temporal (the measured paths need none); `BENCH_CPU_PROF=<dir>` writes a CPU profile.
+ * Temporal unless `env` names one (the paths of bench:api and bench:invoices need none);
+ * `BENCH_CPU_PROF=<dir>` writes a CPU profile.
  */
-export async function startApiUnderTest(root: string, databaseUrl: string): Promise<ApiUnderTest> {
+export async function startApiUnderTest(root: string, databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<ApiUnderTest> {
   const port = await freePort();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, 'api/main.ts')], {
@@ -46,6 +47,7 @@ export async function startApiUnderTest(root: string, databaseUrl: string): Prom
       LOG_LEVEL: 'silent',
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 1e9, burst: 1e9 } }),
+      ...env,
     },
   });
   const stop = async () => {

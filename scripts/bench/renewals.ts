@@ -1,0 +1,392 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { formatDateTime } from '../../domain/datetime';
+import { EVENT_TYPES } from '../../domain/event-catalogue';
+import { newId } from '../../domain/ids';
+import { createDatabase, type Database } from '../../prisma/client';
+import { applyPendingMigrations } from '../db/migrations';
+import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
+import { startTemporalDevServer, type DevServer } from '../temporal/cli';
+import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../postgres/embedded';
+import { freePort } from '../postgres/free-port';
+import { startApiUnderTest, type ApiUnderTest } from './processes';
+import type { CeilingActivities, renewalCeilingWorkflow } from './renewal-ceiling-workflow';
+
+/**
+ * `npm run bench:renewals [N]`: N subscriptions whose billing cycle ends at the same instant on
+ * the local Temporal dev server (real server, real time), and beside them in the same run N bare
+ * workflows with one timer and one no-op activity to that instant, as the ceiling. Both measure
+ * from the instant: renewals completed per second, the slowest end-to-end latency, and the
+ * worker's resident memory (a child process of its own, sampled from /proc).
+ */
+const ROOT = resolve(__dirname, '../..');
+const N = Number(process.argv[2] ?? process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
+const CEILING_QUEUE = 'bench-renewal-ceiling';
+/** Throwaway starts that measure how fast the N can be created, to place the instant after them. */
+const CALIBRATION = 50;
+const START_CONCURRENCY = 32;
+
+interface HalfResult {
+  label: string;
+  count: number;
+  createdPerSecond: number;
+  /** Milliseconds after the instant at which each renewal completed, sorted. */
+  latenciesMs: number[];
+  idleRssMb: number;
+  peakRssMb: number;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench:renewals] ${message}\n`);
+}
+
+/** Runs `work(i)` for i in [0, count) with at most `concurrency` at once. */
+async function pool(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+}
+
+/** Resident set size of a process, from /proc (Linux). */
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? Number(kb) / 1024 : NaN;
+}
+
+/** Samples a process's RSS every 200 ms until stopped; returns the largest sample. */
+function sampleRss(pid: number): { stop(): number } {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+  }, 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, rssMb(pid));
+    },
+  };
+}
+
+/**
+ * The instant every renewal falls on: after the calibration batch's rate says all N will have
+ * been created, with half that time again and 20 s to spare.
+ */
+function boundaryAfter(calibrationMs: number, calibrationCount: number, count: number, now: number): number {
+  const expectedMs = (calibrationMs / calibrationCount) * count;
+  return Math.ceil((now + expectedMs * 1.5 + 20_000) / 1000) * 1000;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+async function waitFor<T>(what: string, deadline: number, poll: () => Promise<T | undefined>, child: ChildProcess): Promise<T> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the worker exited while waiting for ${what}`);
+    const value = await poll();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ceiling: bare workflows on a bench-only worker.
+
+type CeilingMessage = { type: 'ready' } | { type: 'renewed'; at: number[] };
+
+async function runCeilingWorker(address: string): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const connection = await NativeConnection.connect({ address });
+  const renewedAt: number[] = [];
+  const activities: CeilingActivities = {
+    async renewCeiling() {
+      renewedAt.push(Date.now());
+    },
+  };
+  const worker = await Worker.create({
+    connection,
+    taskQueue: CEILING_QUEUE,
+    workflowsPath: require.resolve('./renewal-ceiling-workflow'),
+    activities,
+  });
+  // The parent asks for the completion times when it has seen enough of them.
+  process.on('message', (message: string) => {
+    if (message === 'report') process.send!({ type: 'renewed', at: renewedAt } satisfies CeilingMessage);
+  });
+  const running = worker.run();
+  process.send!({ type: 'ready' } satisfies CeilingMessage);
+  await running;
+  await connection.close();
+  process.disconnect?.();
+}
+
+async function ceiling(address: string, count: number): Promise<HalfResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--ceiling-worker', address], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let latest: number[] = [];
+  let ready = false;
+  child.on('message', (message: CeilingMessage) => {
+    if (message.type === 'ready') ready = true;
+    else latest = message.at;
+  });
+  const connection = await Connection.connect({ address });
+  try {
+    await waitFor('the ceiling worker', Date.now() + 120_000, async () => (ready ? true : undefined), child);
+    const client = new Client({ connection });
+    const start = (id: string, boundary: number) =>
+      client.workflow.start<typeof renewalCeilingWorkflow>('renewalCeilingWorkflow', {
+        taskQueue: CEILING_QUEUE,
+        workflowId: id,
+        args: [boundary],
+      });
+
+    const calibrationStarted = Date.now();
+    // Far in the future: these only time the starts and never renew within the run.
+    await pool(CALIBRATION, START_CONCURRENCY, (i) => start(`calibration-${i}`, Date.now() + 86_400_000).then(() => undefined));
+    const boundary = boundaryAfter(Date.now() - calibrationStarted, CALIBRATION, count, Date.now());
+    log(`ceiling: starting ${count} workflows, all renewing at ${new Date(boundary).toISOString()}`);
+    const createStarted = Date.now();
+    await pool(count, START_CONCURRENCY, (i) => start(`ceiling-${i}`, boundary).then(() => undefined));
+    const createdPerSecond = count / ((Date.now() - createStarted) / 1000);
+    if (Date.now() >= boundary) throw new Error('creating the workflows took past the boundary; the calibration was off');
+
+    const idleRssMb = rssMb(child.pid!);
+    await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
+    const sampler = sampleRss(child.pid!);
+    const renewed = await waitFor(
+      'the ceiling renewals',
+      boundary + 30 * 60_000,
+      async () => {
+        child.send('report');
+        await new Promise((r) => setTimeout(r, 50));
+        return latest.length >= count ? latest : undefined;
+      },
+      child,
+    );
+    const peakRssMb = sampler.stop();
+    return {
+      label: 'ceiling: timer + no-op activity',
+      count,
+      createdPerSecond,
+      latenciesMs: renewed.map((at) => at - boundary).sort((a, b) => a - b),
+      idleRssMb,
+      peakRssMb,
+    };
+  } finally {
+    await connection.close();
+    await stopChild(child);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The platform: subscriptions created through the API, renewed by the platform's own worker.
+
+interface Payer {
+  customerId: string;
+  instrumentId: string;
+}
+
+/** Customers with an approving test card, written as tokenize would leave them, without their expiry workflows. */
+async function seedPayers(db: Database, accountId: string, channelId: string, count: number): Promise<Payer[]> {
+  const now = new Date();
+  const payers = Array.from({ length: count }, () => ({ customerId: newId('customer'), instrumentId: newId('paymentInstrument') }));
+  for (let from = 0; from < count; from += 1000) {
+    const batch = payers.slice(from, from + 1000);
+    await db.customer.createMany({
+      data: batch.map((p, i) => ({
+        id: p.customerId,
+        accountId,
+        channelId,
+        type: 'INDIVIDUAL',
+        email: `renewal${from + i}@example.com`,
+        tax: { taxability: 'TAXABLE' },
+        status: 'ACTIVE',
+        createdAt: now,
+        updatedAt: now,
+      })),
+    });
+    await db.paymentInstrument.createMany({
+      data: batch.map((p, i) => ({
+        id: p.instrumentId,
+        accountId,
+        channelId,
+        customerId: p.customerId,
+        type: 'CARD',
+        brand: 'VISA',
+        last4: '4242',
+        expMonth: 12,
+        expYear: now.getUTCFullYear() + 3,
+        fingerprint: `renewal-${from + i}`,
+        sandboxScenario: 'APPROVE',
+        status: 'ACTIVE',
+        createdAt: now,
+        updatedAt: now,
+      })),
+    });
+  }
+  return payers;
+}
+
+function apiClient(baseUrl: string, secret: string) {
+  return async (path: string, body: unknown): Promise<any> => {
+    const response = await fetch(`${baseUrl}/v2/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as any;
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${json.code} ${json.message}`);
+    return json;
+  };
+}
+
+async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, dir: string, count: number): Promise<HalfResult> {
+  const databaseUrl = postgres.urlFor('bench');
+  await applyPendingMigrations(databaseUrl);
+  const db = createDatabase(databaseUrl, 4);
+  const platformEnv = {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: address,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    URL_SIGNING_KEY: randomBytes(32).toString('hex'),
+    STORAGE_DIR: join(dir, 'files'),
+  };
+  const worker = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...platformEnv },
+  });
+  let api: ApiUnderTest | undefined;
+  try {
+    const account = await createAccount(db, 'bench');
+    const channel = await createChannel(db, account.id, 'bench');
+    const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
+    const payers = await seedPayers(db, account.id, channel.id, count + CALIBRATION + 1);
+    api = await startApiUnderTest(ROOT, databaseUrl, platformEnv);
+    const call = apiClient(`http://127.0.0.1:${api.port}`, secret);
+    const product = await call('products/create', { name: 'Bench plan' });
+    const price = (period: { value: number; unit: string }) =>
+      call('product-prices/create', { product_id: product.id, currency: 'EUR', amount: 990, billing_type: 'RECURRING', billing_period_config: period });
+    const hourly = await price({ value: 1, unit: 'HOUR' });
+    const monthly = await price({ value: 1, unit: 'MONTH' });
+
+    const create = (payer: Payer, priceId: string, anchor: number, reference: string) =>
+      call('subscriptions/create', {
+        customer_id: payer.customerId,
+        payment_instrument_id: payer.instrumentId,
+        line_items: [{ product_price_id: priceId, quantity: 1 }],
+        anchor_at: formatDateTime(new Date(anchor)),
+        merchant_reference: reference,
+      });
+    const activeCount = (reference: string) => db.subscription.count({ where: { merchantReference: reference, status: 'ACTIVE' } });
+    const allActive = (reference: string, n: number, deadline: number) =>
+      waitFor(`${n} ${reference} subscriptions to be ACTIVE`, deadline, async () => ((await activeCount(reference)) >= n ? true : undefined), worker);
+
+    // Monthly, anchored two weeks out: these never renew within the run. The first one waits
+    // for the worker to bundle its workflows, so it is not part of the calibration.
+    const farAnchor = Date.now() + 15 * 86_400_000;
+    await create(payers[count + CALIBRATION]!, monthly.id, farAnchor, 'warm-up');
+    await allActive('warm-up', 1, Date.now() + 300_000);
+    const calibrationStarted = Date.now();
+    await pool(CALIBRATION, 16, (i) => create(payers[count + i]!, monthly.id, farAnchor, 'calibration').then(() => undefined));
+    await allActive('calibration', CALIBRATION, Date.now() + 300_000);
+    const boundary = boundaryAfter(Date.now() - calibrationStarted, CALIBRATION, count, Date.now());
+
+    // Hourly, anchored at the boundary: the first invoice covers now → boundary, the renewal is at it.
+    log(`subscriptions: creating ${count}, all renewing at ${new Date(boundary).toISOString()}`);
+    const createStarted = Date.now();
+    await pool(count, 16, (i) => create(payers[i]!, hourly.id, boundary, 'measured').then(() => undefined));
+    await allActive('measured', count, boundary - 1000);
+    const createdPerSecond = count / ((Date.now() - createStarted) / 1000);
+
+    const idleRssMb = rssMb(worker.pid!);
+    await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
+    const sampler = sampleRss(worker.pid!);
+    // created_at is when the renewal's transaction began: within milliseconds of its commit.
+    const renewedSince = { eventType: EVENT_TYPES.SubscriptionRenewed, occurredAt: { gte: new Date(boundary) } };
+    await waitFor('the renewals', boundary + 3 * 3_600_000, async () => ((await db.outboxEvent.count({ where: renewedSince })) >= count ? true : undefined), worker);
+    const peakRssMb = sampler.stop();
+    const renewed = await db.outboxEvent.findMany({ where: renewedSince, select: { createdAt: true } });
+    const latenciesMs = renewed.map((e) => e.createdAt.getTime() - boundary).sort((a, b) => a - b);
+    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, latenciesMs, idleRssMb, peakRssMb };
+  } finally {
+    await api?.stop();
+    await stopChild(worker);
+    await db.$disconnect();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report.
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function summarise(result: HalfResult): { perSecond: number; slowestMs: number; p50Ms: number } {
+  const slowestMs = result.latenciesMs[result.latenciesMs.length - 1] ?? NaN;
+  return { perSecond: result.count / (slowestMs / 1000), slowestMs, p50Ms: percentile(result.latenciesMs, 50) };
+}
+
+function row(result: HalfResult): string {
+  const { perSecond, slowestMs, p50Ms } = summarise(result);
+  return [
+    result.label.padEnd(40),
+    `${perSecond.toFixed(1).padStart(8)} renewals/s`,
+    `slowest ${(slowestMs / 1000).toFixed(1).padStart(6)} s`,
+    `p50 ${(p50Ms / 1000).toFixed(1).padStart(6)} s`,
+    `worker RSS ${result.idleRssMb.toFixed(0)} → peak ${result.peakRssMb.toFixed(0)} MB`,
+    `(created ${result.createdPerSecond.toFixed(0)}/s)`,
+  ].join('   ');
+}
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(N) || N < 1) throw new Error(`N must be a positive integer, got ${process.argv[2]}`);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-renewals-'));
+  let postgres: EmbeddedPostgresHandle | undefined;
+  let temporal: DevServer | undefined;
+  try {
+    postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), persistent: false });
+    await ensureDatabase(postgres.adminUrl, 'bench');
+    temporal = await startTemporalDevServer({ dataDir: join(dir, 'temporal'), port: await freePort(), uiPort: await freePort() });
+    log(`Temporal dev server on ${temporal.address}, PostgreSQL ready; N = ${N}`);
+
+    const bare = await ceiling(temporal.address, N);
+    const platform = await subscriptions(temporal.address, postgres, dir, N);
+    console.log('');
+    console.log(`${N} renewals due at the same instant, local Temporal dev server, worker in its own process:`);
+    console.log(`  ${row(bare)}`);
+    console.log(`  ${row(platform)}`);
+    console.log(`ratio platform / ceiling renewals per second: ${(summarise(platform).perSecond / summarise(bare).perSecond).toFixed(3)}`);
+  } finally {
+    await temporal?.stop();
+    await postgres?.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--ceiling-worker') {
+  runCeilingWorker(process.argv[3]!).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
