@@ -49,7 +49,7 @@ const { loadSubscription, saveSubscription } = proxyActivities<Activities>({
 });
 
 /** Cycles one run bills before it continues as new: keeps each run's history to a few hundred events. */
-export const MAX_CYCLES_PER_RUN = 24;
+export const MAX_CYCLES_PER_RUN = 12;
 
 export interface SubscriptionWorkflowInput {
   subscriptionId: string;
@@ -152,13 +152,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   async function collect(invoice: Issued): Promise<void> {
     let status = invoice.status;
     if (status !== 'PAID') {
+      // Set first: the child's signal may arrive in the same activation as its start.
+      awaiting = invoice.id;
       const child = await startChild(invoiceCollectionWorkflow, {
         workflowId: invoiceCollectionWorkflowId(invoice.id),
         args: [{ invoiceId: invoice.id, retryScheduleDays: state.settings.dunning_retry_schedule_days, subscriptionWorkflowId: workflowInfo().workflowId }],
         // The invoice is owed whatever happens to the subscription: its collection outlives this run.
         parentClosePolicy: 'ABANDON',
       });
-      awaiting = invoice.id;
       let result: { status: string } | undefined;
       let failure: unknown;
       child.result().then(

@@ -50,6 +50,26 @@ export function subscriptions(platform: Platform) {
     return platform.env.currentTimeMs();
   }
 
+  /** A start one minute ahead on the test server's clock, so every time the subscription holds is workflow time. */
+  async function soon(): Promise<string> {
+    return new Date((await now()) + MINUTE).toISOString();
+  }
+
+  /**
+   * Moves the test server's clock, in steps of at most a month: one long skip is one long
+   * gRPC call, which the server's keepalive policy may cut while the workflows work through it.
+   */
+  async function sleep(ms: number): Promise<void> {
+    for (let left = ms; left > 0; left -= 31 * DAY) await platform.env.sleep(Math.min(left, 31 * DAY));
+  }
+
+  /** The error body of a refused call. */
+  async function refused(path: string, body: unknown, options?: Parameters<Platform['call']>[2]) {
+    const res = await platform.call(`/v2/${path}`, body, options);
+    if (res.status === 200) throw new Error(`${path} was accepted: ${JSON.stringify(res.body)}`);
+    return { status: res.status, ...res.body };
+  }
+
   /** What the workflow holds now (a query: no time passes). */
   async function state(id: string): Promise<SubscriptionState> {
     return client.workflow.getHandle(subscriptionWorkflowId(id)).query(subscriptionStateQuery);
@@ -87,7 +107,7 @@ export function subscriptions(platform: Platform) {
     }, 60_000);
   }
 
-  return { ...m, client, card, payer, price, now, state, get, statusBecomes, invoices, events, eventTypes, settled };
+  return { ...m, client, card, payer, price, now, soon, sleep, refused, state, get, statusBecomes, invoices, events, eventTypes, settled };
 }
 
 export const isoDay = (at: Date | string) => (typeof at === 'string' ? at : at.toISOString()).slice(0, 10);
