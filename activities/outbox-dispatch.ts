@@ -15,6 +15,8 @@ const START_CONCURRENCY = 32;
 export interface OutboxDispatchDependencies {
   db: Database;
   temporal: Client;
+  /** The client is on the worker's own NativeConnection (api/webhooks/delivery-workflow.ts). */
+  eagerStart?: boolean;
 }
 
 interface ClaimedEvent {
@@ -80,7 +82,7 @@ export async function dispatchOutboxBatch(
           endpointId,
           firstAttempt: 1,
           claim: event.occurred_at.toISOString(),
-        }),
+        }, { eager: deps.eagerStart }),
       );
       const now = new Date();
       await tx.webhookDelivery.createMany({

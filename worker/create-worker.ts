@@ -30,7 +30,7 @@ export async function createWorker(deps: WorkerDependencies): Promise<Worker> {
   if (deps.outboxDispatch !== false) {
     // Lives as long as the worker: it stops dispatching as soon as the worker begins to shut down.
     const temporal = new Client({ connection: deps.connection, namespace: deps.namespace ?? 'default' });
-    runOutboxDispatcher({ db: deps.db, temporal }, () => !['INITIALIZED', 'RUNNING'].includes(worker.getState()));
+    runOutboxDispatcher({ db: deps.db, temporal, eagerStart: true }, () => !['INITIALIZED', 'RUNNING'].includes(worker.getState()));
   }
   return worker;
 }

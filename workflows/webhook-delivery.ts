@@ -2,6 +2,9 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { RETRY_DELAYS_MS } from '../domain/webhook-retry-schedule';
 
+// A regular activity, not a local one: a local activity is lost with the workflow when the worker
+// evicts it from its cache mid-attempt (the tests run without a cache and showed it), and its
+// POST would then be sent again.
 const { attemptWebhookDelivery } = proxyActivities<Activities>({
   // The request's own timeout (WEBHOOK_DELIVERY_TIMEOUT_MS, 10 s by default) plus the bookkeeping.
   startToCloseTimeout: '2 minutes',

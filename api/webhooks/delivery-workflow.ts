@@ -6,13 +6,23 @@ import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workfl
  * Starts a delivery workflow unless its id was ever used: REJECT_DUPLICATE refuses an id that
  * is running or has closed, so a dispatcher that runs again after a crash, or a redelivery
  * repeated, starts nothing twice. Returns whether this call started it.
+ *
+ * `eager`: only for a client on the worker's own NativeConnection (the outbox dispatcher): the
+ * server may then hand the first workflow task straight back in the start response, saving a
+ * round trip through the task queue. Any other client must leave it off (the SDK refuses it).
  */
-export async function startWebhookDelivery(temporal: Client, workflowId: string, input: WebhookDeliveryInput): Promise<boolean> {
+export async function startWebhookDelivery(
+  temporal: Client,
+  workflowId: string,
+  input: WebhookDeliveryInput,
+  options: { eager?: boolean } = {},
+): Promise<boolean> {
   try {
     await temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
       taskQueue: TASK_QUEUE,
       workflowId,
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      ...(options.eager ? { requestEagerStart: true } : {}),
       args: [input],
     });
     return true;

@@ -123,14 +123,10 @@ describe('delivery of committed events', () => {
 
     await waitFor('both endpoints', () => all.receiver.processed.length === 2 && ofTwo.receiver.processed.length === 2);
     await dispatched(updated.id);
-    expect(all.receiver.processed.map((e) => [e.event_type, (e.data.customer as { id: string }).id])).toEqual([
-      ['CUSTOMER_CREATED', inOne.id],
-      ['CUSTOMER_CREATED', inTwo.id],
-    ]);
-    expect(ofTwo.receiver.processed.map((e) => [e.event_type, (e.data.customer as { id: string }).id])).toEqual([
-      ['CUSTOMER_CREATED', inTwo.id],
-      ['CUSTOMER_UPDATED', inTwo.id],
-    ]);
+    // Section 6.1: delivery order is not guaranteed.
+    const got = (r: TestReceiver) => r.processed.map((e) => `${e.event_type} ${(e.data.customer as { id: string }).id}`).sort();
+    expect(got(all.receiver)).toEqual([`CUSTOMER_CREATED ${inOne.id}`, `CUSTOMER_CREATED ${inTwo.id}`].sort());
+    expect(got(ofTwo.receiver)).toEqual([`CUSTOMER_CREATED ${inTwo.id}`, `CUSTOMER_UPDATED ${inTwo.id}`]);
   });
 
   it('retries a 500 and a timeout on the schedule (1 min, then 4 min) and then delivers, processed once', async () => {
