@@ -192,3 +192,15 @@ describe('webhooks/list-deliveries', () => {
     expect((await platform.call('/v2/webhooks/list-deliveries', { event_id: 'evt_unknown' })).status).toBe(404);
   });
 });
+
+describe('reference', () => {
+  it('publishes the eight webhooks operations in the OpenAPI document', async () => {
+    const document: any = await (await fetch(`${platform.baseUrl}/openapi.json`)).json();
+    for (const action of ['create', 'list', 'get', 'patch', 'delete', 'rotate-key', 'list-deliveries', 'redeliver']) {
+      expect(document.paths).toHaveProperty([`/v2/webhooks/${action}`, 'post']);
+    }
+    const create = document.paths['/v2/webhooks/create'].post.requestBody.content['application/json'].schema;
+    expect(create.required).toEqual(expect.arrayContaining(['url', 'event_types']));
+    expect(document.paths['/v2/webhooks/rotate-key'].post.requestBody.content['application/json'].schema.required).toEqual(['id', 'rotation_period']);
+  });
+});
