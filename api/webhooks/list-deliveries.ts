@@ -5,7 +5,7 @@ import { stringCondition, valueFilter } from '../common/filters';
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { visibleEndpoint } from './repository';
+import { endpointVisible, visibleEndpoint } from './repository';
 import { deliverySelect, DELIVERY_STATUSES, endpointId, eventId, serializeDelivery, webhookDeliveryObject } from './schemas';
 
 export const listWebhookDeliveriesRequest = z
@@ -34,8 +34,9 @@ export const listWebhookDeliveries = authorizedProcedure
   .output(listWebhookDeliveriesResponse)
   .query(async ({ ctx, input }) => {
     if (input.endpoint_id) await visibleEndpoint(ctx.db, ctx.principal, input.endpoint_id);
-    else if (!(await ctx.db.outboxEvent.count({ where: { id: input.event_id!, accountId: ctx.principal.accountId } }))) {
-      throw ApiError.notFound('Event', input.event_id!);
+    else {
+      const event = await ctx.db.outboxEvent.findFirst({ where: { id: input.event_id!, accountId: ctx.principal.accountId }, select: { channelId: true } });
+      if (!event || !endpointVisible(ctx.principal, event.channelId)) throw ApiError.notFound('Event', input.event_id!);
     }
     const filters = input.filters ?? {};
     const where = {

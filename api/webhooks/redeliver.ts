@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
-import { isAccountLevel } from '../auth/principal';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext, type Transaction } from '../trpc';
 import { startWebhookDelivery, webhookRedeliveryWorkflowId } from './delivery-workflow';
@@ -37,8 +36,8 @@ export const redeliverWebhook = authorizedProcedure
           where: { id: input.event_id, accountId: ctx.principal.accountId },
           select: { id: true, channelId: true },
         });
-        const visible = event && (isAccountLevel(ctx.principal) || (event.channelId !== null && ctx.principal.channelIds.includes(event.channelId)));
-        if (!event || !visible) throw ApiError.notFound('Event', input.event_id);
+        // An event is visible as an endpoint of its channel would be.
+        if (!event || !endpointVisible(ctx.principal, event.channelId)) throw ApiError.notFound('Event', input.event_id);
 
         const targets = input.endpoint_id ? [await explicitTarget(tx, ctx, input.endpoint_id, event.channelId)] : await pastTargets(tx, ctx, event.id);
         if (targets.length === 0) {

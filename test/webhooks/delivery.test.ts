@@ -190,6 +190,27 @@ describe('delivery of committed events', () => {
   });
 });
 
+describe('channels', () => {
+  it('a channel-bound key sees and redelivers the events of its channels only', async () => {
+    const [one, two] = platform.channelIds;
+    const { receiver, endpoint } = await activeEndpoint(['CUSTOMER_CREATED'], { channel_id: one });
+    const key = await ok('api-keys/create', { name: 'shop one', channel_ids: [one], permissions: ['webhooks:list-deliveries', 'webhooks:redeliver'] });
+    const mine = await eventOf((await customer({ channel_id: one })).id);
+    const theirs = await eventOf((await customer({ channel_id: two })).id);
+    await deliveryAfter(mine.id, endpoint.id, 1);
+    await dispatched(theirs.id);
+
+    const asBound = (path: string, body: unknown) => platform.call(`/v2/webhooks/${path}`, body, { secret: key.secret });
+    expect((await asBound('list-deliveries', { event_id: mine.id })).body.items).toHaveLength(1);
+    expect((await asBound('list-deliveries', { event_id: theirs.id })).status).toBe(404);
+    expect((await asBound('redeliver', { event_id: theirs.id })).status).toBe(404);
+    const outside = await platform.call('/v2/webhooks/redeliver', { event_id: theirs.id, endpoint_id: endpoint.id });
+    expect(outside.body.code).toBe('EVENT_OUTSIDE_ENDPOINT_CHANNEL');
+    expect((await asBound('redeliver', { event_id: mine.id })).status).toBe(200);
+    await waitFor('the redelivery', () => receiver.requests.length === 2);
+  });
+});
+
 describe('nothing lost, nothing twice', () => {
   it('events committed while the worker is down are delivered when it is back, once each', async () => {
     const { receiver, endpoint } = await activeEndpoint();
