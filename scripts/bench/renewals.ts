@@ -31,6 +31,13 @@ const CEILING_QUEUE = 'bench-renewal-ceiling';
 /** Throwaway starts that measure how fast the N can be created, to place the instant after them. */
 const CALIBRATION = 50;
 const START_CONCURRENCY = 32;
+/**
+ * Slack before the instant beyond the calibrated creation time. The platform's default (6 min)
+ * covers one collection activity retried after its 5-minute start-to-close timeout, which this
+ * machine has shown for about 1 in 50 first charges (docs/benchmarks.md).
+ */
+const SLACK_MS = Number(process.env.BENCH_SLACK_S ?? 20) * 1000;
+const PLATFORM_SLACK_MS = Number(process.env.BENCH_PLATFORM_SLACK_S ?? 360) * 1000;
 
 interface HalfResult {
   label: string;
@@ -77,11 +84,11 @@ function sampleRss(pid: number): { stop(): number } {
 
 /**
  * The instant every renewal falls on: after the calibration batch's rate says all N will have
- * been created, with half that time again and 20 s to spare.
+ * been created, with half that time again and `slackMs` to spare.
  */
-function boundaryAfter(calibrationMs: number, calibrationCount: number, count: number, now: number): number {
+function boundaryAfter(calibrationMs: number, calibrationCount: number, count: number, now: number, slackMs: number): number {
   const expectedMs = (calibrationMs / calibrationCount) * count;
-  return Math.ceil((now + expectedMs * 1.5 + 20_000) / 1000) * 1000;
+  return Math.ceil((now + expectedMs * 1.5 + slackMs) / 1000) * 1000;
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -157,7 +164,7 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
     const calibrationStarted = Date.now();
     // Far in the future: these only time the starts and never renew within the run.
     await pool(CALIBRATION, START_CONCURRENCY, (i) => start(`calibration-${i}`, Date.now() + 86_400_000).then(() => undefined));
-    const boundary = boundaryAfter(Date.now() - calibrationStarted, CALIBRATION, count, Date.now());
+    const boundary = boundaryAfter(Date.now() - calibrationStarted, CALIBRATION, count, Date.now(), SLACK_MS);
     log(`ceiling: starting ${count} workflows, all renewing at ${new Date(boundary).toISOString()}`);
     const createStarted = Date.now();
     await pool(count, START_CONCURRENCY, (i) => start(`ceiling-${i}`, boundary).then(() => undefined));
@@ -300,11 +307,15 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     // for the worker to bundle its workflows, so it is not part of the calibration.
     const farAnchor = Date.now() + 15 * 86_400_000;
     await create(payers[count + CALIBRATION]!, monthly.id, farAnchor, 'warm-up');
-    await allActive('warm-up', 1, Date.now() + 300_000);
+    await allActive('warm-up', 1, Date.now() + 900_000);
     const calibrationStarted = Date.now();
     await pool(CALIBRATION, 16, (i) => create(payers[count + i]!, monthly.id, farAnchor, 'calibration').then(() => undefined));
-    await allActive('calibration', CALIBRATION, Date.now() + 300_000);
-    const boundary = boundaryAfter(Date.now() - calibrationStarted, CALIBRATION, count, Date.now());
+    // The rate from the first 90 %: a straggler stuck in an activity timeout must not stretch it.
+    const mostActive = Math.ceil(CALIBRATION * 0.9);
+    await allActive('calibration', mostActive, Date.now() + 900_000);
+    const calibrationMs = Date.now() - calibrationStarted;
+    await allActive('calibration', CALIBRATION, Date.now() + 900_000);
+    const boundary = boundaryAfter(calibrationMs, mostActive, count, Date.now(), PLATFORM_SLACK_MS);
 
     // Hourly, anchored at the boundary: the first invoice covers now → boundary, the renewal is at it.
     log(`subscriptions: creating ${count}, all renewing at ${new Date(boundary).toISOString()}`);
