@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ActivityDependencies } from '.';
 import { FinalizationRefused, finalizeDraft } from '../api/invoices/finalize';
 import { createInvoiceRecord, findInvoiceCustomer } from '../api/invoices/repository';
-import { lockSubscription, stateOfRow, writeSubscription } from '../api/subscriptions/repository';
+import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../api/subscriptions/repository';
 import { serializeSubscription, subscriptionSelect, type SubscriptionObject } from '../api/subscriptions/schemas';
 import type { EventName } from '../domain/event-catalogue';
 import { ID_PREFIXES } from '../domain/ids';
@@ -43,8 +43,11 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
   return {
     /** The row as the workflow's starting state; null when the create (or restore) that started it rolled back. */
     async loadSubscription({ subscriptionId }: { subscriptionId: string }): Promise<SubscriptionState | null> {
-      const row = await db.subscription.findUnique({ where: { id: subscriptionId }, select: subscriptionSelect });
-      return row ? stateOfRow(row) : null;
+      return db.$transaction(async (tx) => {
+        await lockSubscriptionStart(tx, subscriptionId);
+        const row = await tx.subscription.findUnique({ where: { id: subscriptionId }, select: subscriptionSelect });
+        return row ? stateOfRow(row) : null;
+      });
     },
 
     /**

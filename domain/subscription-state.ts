@@ -203,7 +203,8 @@ export function billCycle(state: SubscriptionState, dueAt: number, now: number):
   const key = `cycle/${state.cycleCount + 1}`;
   const status: SubscriptionStatus = state.status === 'ACTIVE' ? 'ACTIVE' : 'PENDING';
   const events: EventName[] = status !== state.status && state.status !== 'CREATED' ? ['SubscriptionUpdated'] : [];
-  const common = { status, startedAt: state.startedAt ?? now, startScheduledAt: null, cycleCount: state.cycleCount + 1 };
+  // started_at is when it was due to start, not when the worker got to it.
+  const common = { status, startedAt: state.startedAt ?? dueAt, startScheduledAt: null, cycleCount: state.cycleCount + 1 };
 
   if (state.trial?.type === 'PAID' && first) {
     const trialEnd = state.trial.endAt;
@@ -273,7 +274,7 @@ export function paymentSettled(state: SubscriptionState, kind: InvoiceKind, paid
 export function startTrial(state: SubscriptionState, now: number): Step {
   requireTransition('startTrial', state.status);
   return {
-    state: touch(state, now, { status: 'TRIALING', startedAt: now, startScheduledAt: null }),
+    state: touch(state, now, { status: 'TRIALING', startedAt: state.startScheduledAt ?? now, startScheduledAt: null }),
     events: ['SubscriptionTrialActivated'],
   };
 }

@@ -90,9 +90,10 @@ function refused<T>(work: () => T): T {
  * suggests it, so a monthly subscription can run for decades with bounded history.
  */
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<{ status: string }> {
-  const loaded = input.state ?? (await loadSubscription({ subscriptionId: input.subscriptionId }));
-  if (!loaded) return { status: 'MISSING' };
-  let state: SubscriptionState = loaded;
+  // Handlers are registered before the state is read: an Update sent right after the start must
+  // not find the workflow without them. Until the state is there, validators let everything
+  // through and handlers wait; the handler checks again.
+  let state: SubscriptionState = input.state ?? (undefined as unknown as SubscriptionState);
   const toCollect: Issued[] = [...(input.toCollect ?? [])];
   const maxCycles = input.maxCyclesPerRun ?? MAX_CYCLES_PER_RUN;
   let changed = false;
@@ -102,7 +103,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 
   /** Changes go one at a time: every write carries the next version, none is overtaken. */
   async function exclusive<T>(work: () => Promise<T>): Promise<T> {
-    await condition(() => !busy);
+    await condition(() => state !== undefined && !busy);
     busy = true;
     try {
       return await work();
@@ -129,24 +130,31 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         const step = refused(() => update(state, changes, now));
         return persist(step, step.proration ? prorationInvoice(step.state, step.proration) : undefined);
       }),
-    { validator: (changes) => refused(() => validateUpdate(state, changes, Date.now())) },
+    { validator: (changes) => void (state && refused(() => validateUpdate(state, changes, Date.now()))) },
   );
 
   setHandler(
     cancelSubscriptionUpdate,
     (request) => exclusive(async () => persist(refused(() => cancel(state, request, Date.now())))),
-    { validator: (request) => refused(() => validateCancel(state, request)) },
+    { validator: (request) => void (state && refused(() => validateCancel(state, request))) },
   );
 
   setHandler(
     deleteCancellationUpdate,
     () => exclusive(async () => persist(refused(() => deleteCancellation(state, Date.now())))),
-    { validator: () => refused(() => validateDeleteCancellation(state)) },
+    { validator: () => void (state && refused(() => validateDeleteCancellation(state))) },
   );
 
   setHandler(invoiceDunningStartedSignal, ({ invoiceId }) => {
     if (invoiceId === awaiting) dunningFor = invoiceId;
   });
+
+  if (!input.state) {
+    const loaded = await loadSubscription({ subscriptionId: input.subscriptionId });
+    // The create (or restore) that started this run rolled back: nothing to own.
+    if (!loaded) return { status: 'MISSING' };
+    state = loaded;
+  }
 
   /** Collects one issued invoice and applies the outcome. Returns early if the subscription ended meanwhile. */
   async function collect(invoice: Issued): Promise<void> {

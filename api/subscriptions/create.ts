@@ -8,7 +8,7 @@ import { invoiceCustomer } from '../invoices/create';
 import { resolveDiscounts } from '../invoices/repository';
 import { authorizedProcedure, operation } from '../trpc';
 import { checkNewSubscriptionLines, newLines, resolvePrices, subscriptionInstrument } from './references';
-import { insertSubscription, recordSubscriptionEvents } from './repository';
+import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from './repository';
 import { createSubscriptionRequest, serializeSubscription, subscriptionObject, type CreateSubscriptionRequest } from './schemas';
 import { startSubscriptionWorkflow } from './workflow-client';
 
@@ -105,6 +105,7 @@ export const createSubscription = authorizedProcedure
           updatedAt: now,
           lineItems,
         };
+        await lockSubscriptionStart(tx, state.id);
         const row = await insertSubscription(tx, state);
         const events: EventName[] = status === 'TRIALING' ? ['SubscriptionCreated', 'SubscriptionTrialActivated'] : ['SubscriptionCreated'];
         await recordSubscriptionEvents(tx, row, events, new Date(now));

@@ -166,6 +166,15 @@ export async function insertSubscription(tx: Db, state: SubscriptionState): Prom
   return tx.subscription.findUniqueOrThrow({ where: { id: state.id }, select: subscriptionSelect });
 }
 
+/**
+ * Serializes the transaction that writes a subscription and starts its workflow run (create,
+ * restore) with that run's first read: the workflow is started before the commit, so its read
+ * waits here until the commit or rollback instead of mistaking a pending write for none.
+ */
+export async function lockSubscriptionStart(tx: Db, id: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'subscription-start/' + id}))`;
+}
+
 export async function lockSubscription(tx: Db, id: string): Promise<SubscriptionRow | null> {
   await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`;
   return tx.subscription.findUnique({ where: { id }, select: subscriptionSelect });

@@ -4,7 +4,7 @@ import { restore } from '../../domain/subscription-state';
 import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { Database } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
-import { lockSubscription, stateOfRow, writeSubscription } from './repository';
+import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from './repository';
 import { refusalError, startSubscriptionWorkflow } from './workflow-client';
 
 export interface RestoreInput {
@@ -26,6 +26,7 @@ export interface RestoreInput {
 export async function restoreSubscription(deps: { db: Database; temporal: Client; now: () => Date }, input: RestoreInput): Promise<void> {
   const now = deps.now();
   await deps.db.$transaction(async (tx) => {
+    await lockSubscriptionStart(tx, input.subscriptionId);
     const row = await lockSubscription(tx, input.subscriptionId);
     if (!row || row.accountId !== input.accountId) throw ApiError.notFound('Subscription', input.subscriptionId);
     const coupon = input.coupon?.id ? { coupon_id: input.coupon.id } : input.coupon?.code ? { coupon_code: input.coupon.code } : null;

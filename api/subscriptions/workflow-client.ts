@@ -8,10 +8,11 @@ import type { SubscriptionObject } from './schemas';
 
 /**
  * Starts the workflow that owns a subscription. Called inside the transaction that wrote the
- * row, before its commit (as startInvoiceCollection does): a crash after the commit cannot
- * leave a subscription nobody bills, and if the commit fails the workflow finds no row (or a
- * CANCELLED one, for a restore) and ends. The id is reused by a restore once the previous run
- * has closed; a run still open answers 422.
+ * row, after lockSubscriptionStart and before its commit (as startInvoiceCollection does): a
+ * crash after the commit cannot leave a subscription nobody bills. The run's first read waits
+ * on that lock, so it sees the commit, or after a rollback no row (or a CANCELLED one, for a
+ * restore), and ends. The id is reused by a restore once the previous run has closed; a run
+ * still open answers 422.
  */
 export async function startSubscriptionWorkflow(temporal: Client, subscriptionId: string): Promise<void> {
   try {
