@@ -57,8 +57,6 @@ export interface SubscriptionWorkflowInput {
   state?: SubscriptionState;
   /** Issued invoices whose collection had not started when the previous run handed over. */
   toCollect?: Issued[];
-  /** Tests lower it to prove the state survives the hand-over. */
-  maxCyclesPerRun?: number;
 }
 
 interface Issued {
@@ -95,7 +93,6 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   // through and handlers wait; the handler checks again.
   let state: SubscriptionState = input.state ?? (undefined as unknown as SubscriptionState);
   const toCollect: Issued[] = [...(input.toCollect ?? [])];
-  const maxCycles = input.maxCyclesPerRun ?? MAX_CYCLES_PER_RUN;
   let changed = false;
   let busy = false;
   let awaiting: string | null = null;
@@ -241,14 +238,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       if (await act()) cycles++;
       continue;
     }
-    if (cycles >= maxCycles || workflowInfo().continueAsNewSuggested) {
+    if (cycles >= MAX_CYCLES_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await condition(() => allHandlersFinished() && !busy);
-      await continueAsNew<typeof subscriptionWorkflow>({
-        subscriptionId: input.subscriptionId,
-        state,
-        toCollect,
-        ...(input.maxCyclesPerRun !== undefined ? { maxCyclesPerRun: input.maxCyclesPerRun } : {}),
-      });
+      await continueAsNew<typeof subscriptionWorkflow>({ subscriptionId: input.subscriptionId, state, toCollect });
     }
     changed = false;
     const wake = () => changed || toCollect.length > 0;
