@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod } from 'node:fs/promises';
+import { chmod, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface EmbeddedPostgresHandle {
@@ -38,8 +38,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
   });
   // As root the package runs PostgreSQL as a `postgres` user, which must be able to reach the
-  // data directory's parent.
-  if (process.getuid?.() === 0) await chmod(dirname(options.dataDir), 0o755);
+  // data directory's parent. Bits are only added, never taken: a sticky, world-writable parent
+  // such as /tmp must stay so.
+  if (process.getuid?.() === 0) {
+    const parent = dirname(options.dataDir);
+    await chmod(parent, ((await stat(parent)).mode & 0o7777) | 0o055);
+  }
   if (!existsSync(`${options.dataDir}/PG_VERSION`)) await server.initialise();
   await server.start();
   const urlFor = (database: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
