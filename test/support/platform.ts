@@ -88,7 +88,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   process.env.PUBLIC_URL = baseUrl;
 
   const account = await createAccount(db, 'Test account');
-  const channels = await Promise.all(['one', 'two', 'three'].map((name) => createChannel(db, account.id, name)));
+  // One after the other: the first channel created becomes the account's default, and tests rely on it being channelIds[0].
+  const channels = [];
+  for (const name of ['one', 'two', 'three']) channels.push(await createChannel(db, account.id, name));
   const root = await createOperatorApiKey(db, { accountId: account.id, name: 'root' });
 
   const call = async <T>(path: string, body: unknown = {}, opts: CallOptions = {}): Promise<ApiResponse<T>> => {
