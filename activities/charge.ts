@@ -8,6 +8,7 @@ import { DEFAULT_PROVIDERS, selectRoute, type RouteTree } from '../domain/routin
 import type { Database, Prisma } from '../prisma/client';
 import type { ActivityDependencies } from '.';
 import { screenPayment } from './antifraud-screen';
+import { chargeSlots } from './charge-slots';
 import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from './providers/provider';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 
@@ -183,6 +184,10 @@ const PAYMENT_LOCK_SPACE = 7270;
  * provider is asked once. The lock is a transaction-scoped one, released if the process dies.
  */
 async function settle(db: Database, providers: ProviderRegistry, now: () => Date, payment: PaymentRow): Promise<ChargeSummary> {
+  return payment.status === 'PENDING' ? chargeSlots(db).run(() => settleOnce(db, providers, now, payment)) : summaryOf(payment);
+}
+
+async function settleOnce(db: Database, providers: ProviderRegistry, now: () => Date, payment: PaymentRow): Promise<ChargeSummary> {
   for (;;) {
     if (payment.status !== 'PENDING') return summaryOf(payment);
     const finished = await db.$transaction(

@@ -37,9 +37,6 @@ export function webhookKeyRotationWorkflowId(endpointId: string, issuedSecretRec
   return `${endpointId}/rotation/${issuedSecretRecordId}`;
 }
 
-/** Hands committed outbox events to their delivery workflows (continue-as-new). */
-export const OUTBOX_DISPATCH_WORKFLOW_ID = 'maintenance/outbox-dispatch';
-
 /** Builds a report's file, then removes it when the report expires. */
 export function reportWorkflowId(reportId: string): string {
   return `${reportId}/export`;

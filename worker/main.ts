@@ -8,7 +8,7 @@ import { ensureMaintenanceWorkflows } from './maintenance';
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
-  const db = createDatabase(databaseUrl);
+  const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const worker = await createWorker({ connection, db, namespace });
