@@ -1,4 +1,6 @@
 import { ApiError } from '../../domain/errors';
+import { openSecret, sealSecret } from '../../domain/secret-box';
+import { secretsKey } from '../secrets/secrets-key';
 import { Prisma } from '../../generated/prisma/client';
 import { envelopeOf } from '../errors/envelope';
 import type { AuthorizedContext, Transaction } from '../trpc';
@@ -10,6 +12,27 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 type Work<T> = (ctx: AuthorizedContext) => Promise<T>;
+
+/**
+ * Operations whose response shows a secret once. Their stored response is sealed with
+ * SECRETS_KEY, so the record kept for replays is no plaintext copy of the secret.
+ */
+const SECRET_REVEALING_OPERATIONS: ReadonlySet<string> = new Set(['api-keys/create', 'api-keys/rotate', 'webhooks/create', 'webhooks/rotate-key']);
+
+function sealingPurpose(operation: string): string {
+  return `idempotency-response:${operation}`;
+}
+
+function storedResponse(operation: string, body: unknown): unknown {
+  if (!SECRET_REVEALING_OPERATIONS.has(operation)) return body;
+  return { sealed: sealSecret(secretsKey(), sealingPurpose(operation), JSON.stringify(body)).toString('base64') };
+}
+
+function replayedResponse(operation: string, stored: unknown): unknown {
+  if (!SECRET_REVEALING_OPERATIONS.has(operation)) return stored;
+  const { sealed } = stored as { sealed: string };
+  return JSON.parse(openSecret(secretsKey(), sealingPurpose(operation), Buffer.from(sealed, 'base64')));
+}
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
@@ -58,7 +81,7 @@ export async function withIdempotency<T>(ctx: AuthorizedContext, operation: stri
     transaction: (run) =>
       ctx.db.$transaction(async (tx: Transaction) => {
         const result = await run(tx);
-        await tx.idempotencyRecord.create({ data: record(200, result) });
+        await tx.idempotencyRecord.create({ data: record(200, storedResponse(operation, result)) });
         stored = true;
         return result;
       }),
@@ -66,7 +89,7 @@ export async function withIdempotency<T>(ctx: AuthorizedContext, operation: stri
 
   try {
     const result = await work(scoped);
-    if (!stored) await ctx.db.idempotencyRecord.createMany({ data: [record(200, result)], skipDuplicates: true });
+    if (!stored) await ctx.db.idempotencyRecord.createMany({ data: [record(200, storedResponse(operation, result))], skipDuplicates: true });
     return result;
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -106,5 +129,5 @@ async function replay(
     const body = existing.responseBody as { code: string; message: string; context?: Record<string, unknown> };
     throw new ApiError(body.code, body.message, body.context);
   }
-  return { found: true, body: existing.responseBody };
+  return { found: true, body: replayedResponse(operation, existing.responseBody) };
 }

@@ -74,6 +74,18 @@ describe('Idempotency-Key', () => {
     expect(record.expiresAt.getTime() - record.createdAt.getTime()).toBeGreaterThanOrEqual(24 * 3600 * 1000);
   });
 
+  it('keeps no plaintext secret in the stored response, and replays the secret itself', async () => {
+    const headers = { 'idempotency-key': 'sealed-secret' };
+    const first = await platform.call('/v2/api-keys/create', keyRequest, { headers });
+    expect(first.body.secret).toMatch(/^asec_/);
+    const record = await platform.db.idempotencyRecord.findFirstOrThrow({ where: { key: 'sealed-secret' } });
+    expect(JSON.stringify(record.responseBody)).not.toContain(first.body.secret);
+    expect(JSON.stringify(record.responseBody)).not.toContain(first.body.id);
+    const retry = await platform.call('/v2/api-keys/create', keyRequest, { headers });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+  });
+
   it('rejects a malformed key', async () => {
     const res = await platform.call('/v2/api-keys/create', keyRequest, { headers: { 'idempotency-key': 'x'.repeat(300) } });
     expect(res.status).toBe(400);
