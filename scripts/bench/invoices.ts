@@ -6,7 +6,7 @@ import { createDatabase } from '../../prisma/client';
 import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
-import { freePort } from '../postgres/free-port';
+import { freePort } from '../net/free-port';
 import { run, startApiUnderTest, type ApiUnderTest } from './processes';
 
 /**

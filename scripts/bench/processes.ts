@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '../postgres/free-port';
+import { freePort } from '../net/free-port';
 
 /** Runs a command to completion and returns its output; a failure carries its stderr. */
 export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {

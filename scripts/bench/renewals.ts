@@ -14,7 +14,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { startTemporalDevServer, type DevServer } from '../temporal/cli';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../postgres/embedded';
-import { freePort } from '../postgres/free-port';
+import { freePort } from '../net/free-port';
 import { startApiUnderTest, type ApiUnderTest } from './processes';
 import type { CeilingActivities, renewalCeilingWorkflow } from './renewal-ceiling-workflow';
 

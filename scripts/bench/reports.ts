@@ -11,7 +11,7 @@ import { createDatabase } from '../../prisma/client';
 import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
-import { freePort } from '../postgres/free-port';
+import { freePort } from '../net/free-port';
 
 /**
  * `npm run bench:reports`: an INVOICES report over BENCH_LINE_ITEMS (default 1,000,000) invoice

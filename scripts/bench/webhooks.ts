@@ -12,7 +12,7 @@ import { recordEvent } from '../../prisma/outbox';
 import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
-import { freePort } from '../postgres/free-port';
+import { freePort } from '../net/free-port';
 import { startTemporalDevServer } from '../temporal/cli';
 
 /**

@@ -1,25 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../net/free-port';
 
 export interface ThrowawayPostgres {
   /** Superuser URL of the `postgres` database. */
   url: string;
   /** Stops the server and deletes its data. */
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts an embedded PostgreSQL in a temporary directory, for work that needs any server at all. */

@@ -13,6 +13,7 @@ const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 const IP = '127.0.0.1';
 const READY_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 10_000;
+const START_ATTEMPTS = 3;
 
 let pendingCli: Promise<string> | undefined;
 
@@ -95,7 +96,6 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
   const port = opts.port ?? 7233;
   const uiPort = opts.uiPort ?? 8233;
   const namespace = opts.namespace ?? 'default';
-  const address = `${IP}:${port}`;
 
   // Otherwise the readiness probe below could be answered by a server left over from an earlier run.
   for (const p of [port, uiPort]) {
@@ -107,7 +107,35 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
   const cli = await ensureTemporalCli();
   await mkdir(opts.dataDir, { recursive: true });
   const logPath = path.join(opts.dataDir, 'temporal.log');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnDevServer({ cli, logPath, dataDir: opts.dataDir, port, uiPort, namespace });
+    } catch (err) {
+      // The CLI draws its history, matching and worker ports from the kernel's free ports; when
+      // another process takes one before the server binds it, the server dies at start-up and a
+      // new attempt draws new ports.
+      if (!(err instanceof PortCollision) || attempt === START_ATTEMPTS) throw err;
+      log(`dev server start attempt ${attempt} lost a port race; retrying`);
+    }
+  }
+}
+
+/** The server exited at start-up because a port it chose was taken meanwhile. */
+class PortCollision extends Error {}
+
+interface SpawnOptions {
+  cli: string;
+  logPath: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+}
+
+async function spawnDevServer({ cli, logPath, dataDir, port, uiPort, namespace }: SpawnOptions): Promise<DevServer> {
+  const address = `${IP}:${port}`;
   const logFile = await open(logPath, 'a');
+  const logStart = (await logFile.stat()).size;
   await logFile.write(`\n--- ${new Date().toISOString()} starting temporal dev server on ${address}\n`);
 
   const child = spawn(
@@ -116,7 +144,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
       'server',
       'start-dev',
       '--db-filename',
-      path.join(opts.dataDir, 'temporal.sqlite'),
+      path.join(dataDir, 'temporal.sqlite'),
       // Write-ahead logging: several times the workflow starts per second of the default
       // rollback journal (docs/benchmarks.md), with every commit still synced to disk.
       '--sqlite-pragma',
@@ -164,7 +192,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
   };
 
   try {
-    await waitUntilReady(address, namespace, exited, logPath);
+    await waitUntilReady(address, namespace, exited, logPath, logStart);
   } catch (err) {
     await stop();
     throw err;
@@ -177,6 +205,7 @@ async function waitUntilReady(
   namespace: string,
   exited: Promise<ExitResult>,
   logPath: string,
+  logStart: number,
 ): Promise<void> {
   let exit: ExitResult | undefined;
   void exited.then((e) => {
@@ -186,10 +215,12 @@ async function waitUntilReady(
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (exit) {
-      throw new Error(
+      const output = (await readFile(logPath)).subarray(logStart).toString('utf8');
+      const message =
         `temporal dev server exited before becoming ready (${describeExit(exit)}).\n` +
-          `Last lines of ${logPath}:\n${await tail(logPath)}`,
-      );
+        // A start-up panic's cause is logged before a stack trace longer than any tail.
+        `Errors logged:\n${errorLines(output)}\nLast lines of ${logPath}:\n${lastLines(output)}`;
+      throw output.includes('address already in use') ? new PortCollision(message) : new Error(message);
     }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 2_000 });
@@ -240,9 +271,17 @@ function isListening(port: number): Promise<boolean> {
   });
 }
 
-async function tail(file: string, lines = 30): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+async function tail(file: string): Promise<string> {
+  return lastLines(await readFile(file, 'utf8').catch(() => ''));
+}
+
+function lastLines(text: string, lines = 30): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+function errorLines(text: string): string {
+  const errors = text.split('\n').filter((line) => /level=ERROR|^panic:|^fatal error:/.test(line));
+  return errors.length > 0 ? errors.join('\n') : '(none)';
 }
 
 function log(message: string): void {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '../../scripts/postgres/free-port';
+import { freePort } from '../../scripts/net/free-port';
 
 /**
  * `npm start` for real, as a newcomer runs it: embedded PostgreSQL, the Temporal dev server

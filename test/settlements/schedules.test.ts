@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
@@ -12,19 +11,12 @@ import { createWorker } from '../../worker/create-worker';
 import { ensureSettlementSchedules } from '../../worker/settlement-schedules';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { bookedPayment } from './fixtures';
+import { freePort } from '../../scripts/net/free-port';
 
 /**
  * The time-skipping test server has no Schedules (temporalio/sdk-java#1954), so this file runs
  * them on the dev server `npm start` uses, with a worker on a database of its own.
  */
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let dataDir: string;
 let server: DevServer;

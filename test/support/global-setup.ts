@@ -5,7 +5,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { writeFile } from 'node:fs/promises';
 import { applyPendingMigrations } from '../../scripts/db/migrations';
 import { ensureDatabase, startEmbeddedPostgres } from '../../scripts/postgres/embedded';
-import { freePort } from '../../scripts/postgres/free-port';
+import { freePort } from '../../scripts/net/free-port';
 import { ensureTestServerExecutable } from '../../scripts/temporal/test-server';
 
 export const TEMPLATE_DATABASE = 'billing_template';

@@ -7,15 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { startTemporalDevServer, type DevServer } from '../../scripts/temporal/cli';
 import { greeter } from './fixtures/greeter.workflow';
-
-// Free ports rather than 7233/8233 so the test does not collide with a server started by `npm start`.
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../scripts/net/free-port';
 
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -58,6 +50,7 @@ describe('temporal dev server', () => {
   });
 
   it('runs workflows, serves the UI and keeps history across restarts', async () => {
+    // Free ports rather than 7233/8233 so the test does not collide with a server started by `npm start`.
     const opts = { dataDir, port: await freePort(), uiPort: await freePort() };
     server = await timed('dev server ready (new database)', () => startTemporalDevServer(opts));
 
