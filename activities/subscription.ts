@@ -6,6 +6,7 @@ import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription 
 import { serializeSubscription, subscriptionSelect, type SubscriptionObject } from '../api/subscriptions/schemas';
 import type { EventName } from '../domain/event-catalogue';
 import { ID_PREFIXES } from '../domain/ids';
+import { INVOICE_TRANSITIONS } from '../domain/invoice-status';
 import type { PlannedInvoice, SubscriptionState } from '../domain/subscription-state';
 import { ApplicationFailure } from '@temporalio/common';
 
@@ -48,6 +49,11 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
         const row = await tx.subscription.findUnique({ where: { id: subscriptionId }, select: subscriptionSelect });
         return row ? stateOfRow(row) : null;
       });
+    },
+
+    /** How many of the subscription's invoices are still owed (could still be paid). */
+    async subscriptionInvoicesOwed({ subscriptionId }: { subscriptionId: string }): Promise<number> {
+      return db.invoice.count({ where: { subscriptionId, deletedAt: null, status: { in: [...INVOICE_TRANSITIONS.pay.from] } } });
     },
 
     /**

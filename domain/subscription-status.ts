@@ -35,6 +35,8 @@ export const SUBSCRIPTION_TRANSITIONS = {
   paid: { from: ['PENDING', 'ACTIVE', 'REDEMPTION'], to: ['ACTIVE', 'TRIALING'], by: 'invoice collection (result)' },
   /** The collection ended without payment: SubscriptionUnpaid. */
   unpaid: { from: ['PENDING', 'ACTIVE', 'REDEMPTION'], to: ['UNPAID'], by: 'invoice collection (result)' },
+  /** Its last owed invoice was paid or voided by hand (invoices/pay, invoices/void): SubscriptionActivated. */
+  reactivate: { from: ['UNPAID'], to: ['ACTIVE'], by: 'invoices/pay, invoices/void' },
   /** subscriptions/update with end_trial. */
   endTrial: { from: ['TRIALING'], to: ['PENDING'], by: 'subscriptions/update' },
   /** subscriptions/update of anything else: the status stays. */

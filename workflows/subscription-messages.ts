@@ -15,3 +15,9 @@ export const subscriptionStateQuery = defineQuery<SubscriptionState>('state');
 
 /** Sent by the invoice collection of one of the subscription's invoices when its first charge failed and dunning began. */
 export const invoiceDunningStartedSignal = defineSignal<[{ invoiceId: string }]>('invoiceDunningStarted');
+
+/**
+ * Sent by invoices/pay and invoices/void after they settle one of the subscription's invoices by
+ * hand: an UNPAID subscription with nothing left owed becomes ACTIVE again.
+ */
+export const subscriptionInvoiceSettledSignal = defineSignal<[{ invoiceId: string }]>('invoiceSettled');

@@ -3,6 +3,8 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  log,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -21,6 +23,7 @@ import {
   nextDue,
   paymentSettled,
   prorationInvoice,
+  reactivate,
   startTrial,
   update,
   validateCancel,
@@ -38,11 +41,12 @@ import {
   cancelSubscriptionUpdate,
   deleteCancellationUpdate,
   invoiceDunningStartedSignal,
+  subscriptionInvoiceSettledSignal,
   subscriptionStateQuery,
   updateSubscriptionUpdate,
 } from './subscription-messages';
 
-const { loadSubscription, saveSubscription } = proxyActivities<Activities>({
+const { loadSubscription, saveSubscription, subscriptionInvoicesOwed, invoiceCollectionStatus } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   // A write is keyed by the state's version and an invoice by its cycle: retrying is always safe.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['SUBSCRIPTION_MISSING', 'FINALIZATION_FAILED'] },
@@ -50,6 +54,15 @@ const { loadSubscription, saveSubscription } = proxyActivities<Activities>({
 
 /** Cycles one run bills before it continues as new: keeps each run's history to a few hundred events. */
 export const MAX_CYCLES_PER_RUN = 12;
+
+/**
+ * How often an UNPAID subscription looks for its debt settled by hand without being told: the
+ * signal from invoices/pay and invoices/void is sent after their commit, so a crash in between
+ * would otherwise leave it UNPAID for good.
+ */
+const UNPAID_RECHECK_MS = 24 * 60 * 60 * 1000;
+/** Such looks one run makes before it continues as new. */
+const MAX_RECHECKS_PER_RUN = 60;
 
 export interface SubscriptionWorkflowInput {
   subscriptionId: string;
@@ -84,8 +97,10 @@ function refused<T>(work: () => T): T {
  * `deleteCancellation` interleave and a refused change fails the Update with our 422 code.
  * Each cycle's invoice is collected by invoiceCollectionWorkflow as a child (abandoned if this
  * run closes), which signals when dunning starts. Changes are applied one at a time, each with
- * a higher version. The run continues as new after MAX_CYCLES_PER_RUN cycles or when Temporal
- * suggests it, so a monthly subscription can run for decades with bounded history.
+ * a higher version. An UNPAID subscription becomes ACTIVE again once nothing it billed is owed:
+ * told by invoices/pay and invoices/void, and looking daily in case that word was lost. The run
+ * continues as new after MAX_CYCLES_PER_RUN cycles (or MAX_RECHECKS_PER_RUN looks) or when
+ * Temporal suggests it, so a monthly subscription can run for decades with bounded history.
  */
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<{ status: string }> {
   // Handlers are registered before the state is read: an Update sent right after the start must
@@ -97,6 +112,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   let busy = false;
   let awaiting: string | null = null;
   let dunningFor: string | null = null;
+  let settledByHand = false;
 
   /** Changes go one at a time: every write carries the next version, none is overtaken. */
   async function exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -146,6 +162,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (invoiceId === awaiting) dunningFor = invoiceId;
   });
 
+  setHandler(subscriptionInvoiceSettledSignal, () => {
+    settledByHand = true;
+  });
+
   if (!input.state) {
     const loaded = await loadSubscription({ subscriptionId: input.subscriptionId });
     // The create (or restore) that started this run rolled back: nothing to own.
@@ -173,7 +193,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       );
       for (;;) {
         await condition(() => result !== undefined || failure !== undefined || dunningFor === invoice.id || isTerminal(state.status));
-        if (failure !== undefined) throw failure;
+        if (failure !== undefined) {
+          // A collection that failed or was terminated says nothing about the money; the invoice
+          // does. Still owed, it counts as unpaid: nothing will collect it now.
+          const now = await invoiceCollectionStatus({ invoiceId: invoice.id });
+          log.warn('Invoice collection ended without a result; going by the invoice', { invoiceId: invoice.id, status: now.status, failure: String(failure) });
+          result = { status: now.status };
+          break;
+        }
         if (isTerminal(state.status)) {
           awaiting = null;
           return;
@@ -197,6 +224,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       const step = paymentSettled(state, invoice.kind, paid, Date.now());
       if (step.state !== state) await persist(step);
       if (!paid && state.settings.on_dunning_exhausted === 'CANCEL') await persist(cancelNow(state, Date.now(), 'DUNNING_EXHAUSTED', null));
+    });
+  }
+
+  /** An UNPAID subscription whose invoices were all settled by hand is ACTIVE again. */
+  async function reactivateIfNothingOwed(): Promise<void> {
+    if (state.status !== 'UNPAID' || (await subscriptionInvoicesOwed({ subscriptionId: state.id })) > 0) return;
+    await exclusive(async () => {
+      if (canApply('reactivate', state.status)) await persist(reactivate(state, Date.now()));
     });
   }
 
@@ -227,7 +262,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   }
 
   let cycles = 0;
+  let rechecks = 0;
   while (!isTerminal(state.status)) {
+    if (settledByHand) {
+      settledByHand = false;
+      await reactivateIfNothingOwed();
+      continue;
+    }
     const next = toCollect.shift();
     if (next) {
       await collect(next);
@@ -238,14 +279,20 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       if (await act()) cycles++;
       continue;
     }
-    if (cycles >= MAX_CYCLES_PER_RUN || workflowInfo().continueAsNewSuggested) {
+    if (cycles >= MAX_CYCLES_PER_RUN || rechecks >= MAX_RECHECKS_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await condition(() => allHandlersFinished() && !busy);
       await continueAsNew<typeof subscriptionWorkflow>({ subscriptionId: input.subscriptionId, state, toCollect });
     }
     changed = false;
-    const wake = () => changed || toCollect.length > 0;
-    if (due) await condition(wake, due.at - Date.now());
-    else await condition(wake);
+    const wake = () => changed || settledByHand || toCollect.length > 0;
+    // Runs that waited in UNPAID before the recheck existed replay without its timer.
+    const unpaid = state.status === 'UNPAID' && patched('unpaid-recheck');
+    const timeout = Math.min(due ? due.at - Date.now() : Infinity, unpaid ? UNPAID_RECHECK_MS : Infinity);
+    if (timeout === Infinity) await condition(wake);
+    else if (!(await condition(wake, timeout)) && unpaid) {
+      settledByHand = true;
+      rechecks++;
+    }
   }
   // Updates accepted just before the end finish before the run closes.
   await condition(allHandlersFinished);

@@ -7,6 +7,7 @@ import { channelVisible } from '../auth/channel-scope';
 import { channelIdField, prefixedId } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext } from '../trpc';
+import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
 import { signalInvoiceStatusChanged } from './collection-workflow';
 import { newPayChargeKey, parsePayChargeKey, PAY_CLAIM_LEASE_MS, requestTag, type PayChargeKey } from './payments/charge-keys';
 import { finishClaimedCharge, type CollectDependencies } from './payments/collect';
@@ -125,6 +126,9 @@ export const payInvoice = authorizedProcedure
     // After the commit, so a dunning run wakes to read PAID; a replay signals again, harmlessly.
     if (result.invoice.status === 'PAID' && result.invoice.collection_method === 'CHARGE_AUTOMATICALLY') {
       await signalInvoiceStatusChanged(ctx.temporal, input.id);
+    }
+    if (result.invoice.status === 'PAID' && result.invoice.subscription_id) {
+      await signalSubscriptionInvoiceSettled(ctx.temporal, result.invoice.subscription_id, input.id);
     }
     return result;
   });

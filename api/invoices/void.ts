@@ -5,6 +5,7 @@ import { recordEvent } from '../../prisma/outbox';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
+import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
 import { signalInvoiceStatusChanged } from './collection-workflow';
 import { lockVisibleInvoice } from './repository';
 import { invoiceId, invoiceObject, invoiceSelect, serializeInvoice } from './schemas';
@@ -47,5 +48,6 @@ export const voidInvoice = authorizedProcedure
     );
     // After the commit, so the workflow reads VOIDED; a replayed request signals again, harmlessly.
     await signalInvoiceStatusChanged(ctx.temporal, input.id);
+    if (invoice.subscription_id) await signalSubscriptionInvoiceSettled(ctx.temporal, invoice.subscription_id, input.id);
     return invoice;
   });

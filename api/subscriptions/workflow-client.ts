@@ -4,6 +4,7 @@ import { ApiError } from '../../domain/errors';
 import type { SubscriptionRefused } from '../../domain/subscription-status';
 import { subscriptionWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { subscriptionWorkflow } from '../../workflows/subscription';
+import { subscriptionInvoiceSettledSignal } from '../../workflows/subscription-messages';
 import type { SubscriptionObject } from './schemas';
 
 /**
@@ -60,5 +61,18 @@ export async function updateSubscription(
       throw new ApiError('INCOMPATIBLE_STATUS', `Subscription ${subscriptionId} has ended and takes no more changes.`, { subscription_id: subscriptionId });
     }
     throw error;
+  }
+}
+
+/**
+ * Tells the subscription that one of its invoices was paid or voided by hand, after the commit
+ * (an UNPAID subscription with nothing left owed becomes ACTIVE). A subscription whose run has
+ * ended has nothing to hear.
+ */
+export async function signalSubscriptionInvoiceSettled(temporal: Client, subscriptionId: string, invoiceId: string): Promise<void> {
+  try {
+    await temporal.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).signal(subscriptionInvoiceSettledSignal, { invoiceId });
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { invoiceCollectionWorkflowId, subscriptionWorkflowId } from '../../domain/workflow-ids';
 import { startPlatform, type Platform } from '../support/platform';
 import { DAY, GOOD, HARD, HOUR, MINUTE, SOFT, subscriptions } from './fixtures';
 
@@ -79,6 +80,57 @@ describe('failed payments', () => {
     await s.sleep(14 * DAY);
     expect(await s.invoices(id)).toHaveLength(2);
     expect(await s.ok('subscriptions/cancel', { id, mode: 'IMMEDIATELY' })).toMatchObject({ status: 'CANCELLED', cancellation_info: { reason: 'CANCELLATION_REQUESTED' } });
+  });
+
+  it('REMAIN_UNPAID: paying the unpaid invoice by hand makes it ACTIVE again, and billing goes on from the anchor', async () => {
+    const { customerId, id } = await renewingOnFailingCard({ on_dunning_exhausted: 'REMAIN_UNPAID', dunning_retry_schedule_days: [2] });
+    await s.sleep(2 * DAY + HOUR);
+    await s.statusBecomes(id, 'UNPAID');
+    const renewal = (await s.invoices(id))[1]!;
+    expect(renewal.status).toBe('UNPAID');
+    const before = await s.get(id);
+
+    const paid = await s.ok('invoices/pay', { id: renewal.id, payment_instrument_id: await s.card(customerId, GOOD) });
+    expect(paid.invoice.status).toBe('PAID');
+
+    await s.statusBecomes(id, 'ACTIVE');
+    expect((await s.eventTypes(id)).slice(-3)).toEqual(['SUBSCRIPTION_REDEMPTION_STARTED', 'SUBSCRIPTION_UNPAID', 'SUBSCRIPTION_ACTIVATED']);
+    // The paid week is still running: the next renewal stays where the anchor puts it.
+    const active = await s.get(id);
+    expect(active.next_billing_at).toBe(before.line_items[0].period.end_at);
+    await s.sleep(5 * DAY);
+    const third = await s.settled(id, 3);
+    expect(third[2]).toMatchObject({ billingReason: 'SUBSCRIPTION_CYCLE' });
+  });
+
+  it('REMAIN_UNPAID: a debt settled without the word reaching the workflow (a crash after the commit) is found by the daily look', async () => {
+    const { id } = await renewingOnFailingCard({ on_dunning_exhausted: 'REMAIN_UNPAID', dunning_retry_schedule_days: [1] });
+    await s.sleep(DAY + HOUR);
+    await s.statusBecomes(id, 'UNPAID');
+    const renewal = (await s.invoices(id))[1]!;
+    // As invoices/void commits it, without its signal.
+    await platform.db.invoice.update({ where: { id: renewal.id }, data: { status: 'VOIDED', voidedAt: new Date(), amountDue: 0 } });
+
+    await s.sleep(DAY + HOUR);
+    await s.statusBecomes(id, 'ACTIVE');
+    // The voided week is over: billing resumes at the next boundary from the anchor, nothing billed for the unpaid days.
+    const active = await s.get(id);
+    const next = Date.parse(active.next_billing_at);
+    expect(next).toBeGreaterThan(await s.now());
+    expect((next - Date.parse(active.anchor_at)) % (7 * DAY)).toBe(0);
+    expect(await s.invoices(id)).toHaveLength(2);
+  });
+
+  // Cancelled rather than terminated: the time-skipping server does not tell a parent that its child was terminated.
+  it('an invoice still owed when its collection is cancelled counts as unpaid: the subscription is cancelled, its workflow completes', async () => {
+    const { id } = await renewingOnFailingCard();
+    const renewal = (await s.invoices(id))[1]!;
+    await s.client.workflow.getHandle(invoiceCollectionWorkflowId(renewal.id)).cancel();
+
+    await s.statusBecomes(id, 'CANCELLED');
+    expect(await s.get(id)).toMatchObject({ cancellation_info: { reason: 'DUNNING_EXHAUSTED' } });
+    expect(await s.client.workflow.getHandle(subscriptionWorkflowId(id)).result()).toEqual({ status: 'CANCELLED' });
+    expect((await s.invoices(id))[1]).toMatchObject({ status: 'DUNNING' });
   });
 
   it('a first payment declined for good goes from PENDING to UNPAID and is cancelled', async () => {

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "invoices_subscription_id_idx" ON "invoices"("subscription_id");
