@@ -1,12 +1,18 @@
 import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../prisma/client';
 import { apiConfigFromEnv } from './config';
+import { urlSigningKey } from './files/config';
+import { secretsKey } from './secrets/secrets-key';
 import { buildServer } from './http/server';
 
-/** Runs the HTTP API on its own: `DATABASE_URL`, `TEMPORAL_ADDRESS`, `PORT`. */
+/** Runs the HTTP API on its own: `DATABASE_URL`, `TEMPORAL_ADDRESS`, `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
+  // Both keys are needed by some operations (webhooks/create, reports/download): missing, they
+  // stop the start here rather than fail those requests with a 500 later.
+  secretsKey();
+  if (!urlSigningKey()) throw new Error('URL_SIGNING_KEY is not set (docs/configuration.md).');
   const config = apiConfigFromEnv();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
   // Lazy: the API serves what needs no workflow while Temporal is still starting or briefly away.

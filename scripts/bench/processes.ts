@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../net/free-port';
@@ -47,6 +48,9 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
       LOG_LEVEL: 'silent',
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 1e9, burst: 1e9 } }),
+      // The API does not start without them (docs/configuration.md).
+      SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('hex'),
+      URL_SIGNING_KEY: process.env.URL_SIGNING_KEY ?? randomBytes(32).toString('hex'),
       ...env,
     },
   });
