@@ -1,5 +1,6 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Database } from '../prisma/client';
+import { exactNumber } from '../domain/payments';
 
 /**
  * The provider's books as settlements and statements read them (docs/settlements.md, "Source
@@ -102,13 +103,6 @@ function attributedLines(range: BookRange): Prisma.Sql {
     ) le ON true`;
 }
 
-/** Sums cross the 32-bit columns of one line; the result must still be an exact JavaScript number. */
-function exact(value: bigint, what: string): number {
-  const number = Number(value);
-  if (!Number.isSafeInteger(number)) throw new RangeError(`${what} is beyond exact arithmetic: ${value}`);
-  return number;
-}
-
 /** Totals per provider, legal entity and currency over the range, unattributed lines included. */
 export async function bookTotals(db: Database, range: BookRange): Promise<BookTotal[]> {
   const rows = await db.$queryRaw<
@@ -134,10 +128,10 @@ export async function bookTotals(db: Database, range: BookRange): Promise<BookTo
     legalEntityId: row.legal_entity_id,
     accountId: row.legal_entity_account_id,
     currency: row.currency,
-    grossAmount: exact(row.gross, 'gross'),
-    refundedAmount: exact(row.refunded, 'refunded'),
-    feeAmount: exact(row.fee, 'fee'),
-    lines: exact(row.lines, 'lines'),
+    grossAmount: exactNumber(row.gross, 'gross'),
+    refundedAmount: exactNumber(row.refunded, 'refunded'),
+    feeAmount: exactNumber(row.fee, 'fee'),
+    lines: exactNumber(row.lines, 'lines'),
   }));
 }
 

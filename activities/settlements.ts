@@ -1,7 +1,7 @@
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { newId } from '../domain/ids';
-import { MAX_AMOUNT } from '../domain/payments';
+import { exactNumber } from '../domain/payments';
 import { addDays, isDay, startOfDay, utcDayOf } from '../domain/settlement-dates';
 import { SETTLEMENT_FILE_TYPES, settlementFileKey, type SettlementFileStatus, type SettlementFileType } from '../domain/settlement-files';
 import type { Database } from '../prisma/client';
@@ -64,18 +64,6 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
       }
       const assigned = totals.filter((total) => total.legalEntityId !== null && total.accountId !== null);
       if (assigned.length === 0) return { day, settlements: [], unassigned };
-      const outOfRange = assigned.find((total) =>
-        [total.grossAmount, total.refundedAmount, total.feeAmount, total.grossAmount - total.refundedAmount - total.feeAmount].some(
-          (amount) => Math.abs(amount) > MAX_AMOUNT,
-        ),
-      );
-      if (outOfRange) {
-        // Retrying cannot help: the columns hold 32-bit amounts (docs/settlements.md, "Limits").
-        throw ApplicationFailure.nonRetryable(
-          `${outOfRange.provider} ${outOfRange.legalEntityId} ${outOfRange.currency} on ${day} exceeds ${MAX_AMOUNT} minor units.`,
-          'AMOUNT_OUT_OF_RANGE',
-        );
-      }
       const settlementDate = startOfDay(addDays(day, 1));
       const period = startOfDay(day);
       const settlements = await db.$transaction(async (tx) => {
@@ -160,7 +148,11 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
         legalEntityId: settlement.legalEntityId,
         currency: settlement.currency,
       });
-      const expected = { grossAmount: settlement.grossAmount, refundedAmount: settlement.refundedAmount, feeAmount: settlement.feeAmount };
+      const expected = {
+        grossAmount: exactNumber(settlement.grossAmount, 'gross'),
+        refundedAmount: exactNumber(settlement.refundedAmount, 'refunded'),
+        feeAmount: exactNumber(settlement.feeAmount, 'fee'),
+      };
       const key = settlementFileKey(settlement.id, type);
       let written: { bytes: number };
       try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
+import { exactNumber } from '../../domain/payments';
 import { utcDayOf } from '../../domain/settlement-dates';
 import {
   SETTLEMENT_FILE_STATUSES,
@@ -50,7 +51,7 @@ export interface SettlementRow {
   providerSettlementId: string | null;
   provider: string;
   legalEntityId: string;
-  amount: number;
+  amount: bigint;
   currency: string;
   settlementDate: Date;
   periodFrom: Date | null;
@@ -68,7 +69,7 @@ export function serializeSettlement(row: SettlementRow, now: Date): SettlementOb
     ...(row.providerSettlementId !== null ? { provider_settlement_id: row.providerSettlementId } : {}),
     provider: row.provider,
     legal_entity_id: row.legalEntityId,
-    amount: row.amount,
+    amount: exactNumber(row.amount, 'amount'),
     currency: row.currency,
     settlement_date: utcDayOf(row.settlementDate),
     ...(row.periodFrom ? { period_from: utcDayOf(row.periodFrom) } : {}),

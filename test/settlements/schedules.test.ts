@@ -89,7 +89,7 @@ describe('settlement and monthly statement Schedules', () => {
     const result = await client.workflow.getHandle(action.action.workflow.workflowId).result();
     expect(result).toEqual({ day: '2026-03-10', settlements: 1, filesSucceeded: 2, filesFailed: 0, unassignedLines: 0 });
     const settlement = await db.settlement.findFirstOrThrow({ where: { legalEntityId: entity.id }, include: { files: true } });
-    expect(settlement).toMatchObject({ provider: 'sandbox-beta', currency: 'EUR', amount: 8_000 - 225, settlementDate: new Date('2026-03-11T00:00:00Z') });
+    expect(settlement).toMatchObject({ provider: 'sandbox-beta', currency: 'EUR', amount: BigInt(8_000 - 225), settlementDate: new Date('2026-03-11T00:00:00Z') });
     expect(settlement.files.map((f) => f.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
   }, 60_000);
 });

@@ -58,12 +58,20 @@ function rootCauseOf(error: unknown): unknown {
 
 const get = (id: string, secret?: string) => platform.call('/v2/settlements/get', { id }, secret ? { secret } : {});
 
+/** The day's settlement rows, their bigint amounts as numbers (exact at these sizes). */
 async function settlementsOf(day: string) {
-  return platform.db.settlement.findMany({
+  const rows = await platform.db.settlement.findMany({
     where: { periodFrom: new Date(`${day}T00:00:00.000Z`) },
     include: { files: true },
     orderBy: [{ provider: 'asc' }, { legalEntityId: 'asc' }, { currency: 'asc' }],
   });
+  return rows.map((row) => ({
+    ...row,
+    amount: Number(row.amount),
+    grossAmount: Number(row.grossAmount),
+    refundedAmount: Number(row.refundedAmount),
+    feeAmount: Number(row.feeAmount),
+  }));
 }
 
 /** What the sandbox books say for these charges and refunds: charged − refunded − fees. */
@@ -184,6 +192,33 @@ describe('settling a day', () => {
       expect(entries.rows.reduce((sum, r) => sum + Number(r.amount), 0)).toBe(row.amount);
       expect(new Set(entries.rows.map((r) => r.currency))).toEqual(new Set([row.currency]));
     }
+  });
+
+  it('settles a day beyond 32-bit amounts to the minor unit: served, and in its files', async () => {
+    const bigDay = '2026-04-15';
+    for (const minute of ['00', '01', '02']) {
+      await bookedPayment(platform.db, {
+        accountId: platform.accountId,
+        channelId: platform.channelIds[0]!,
+        provider: 'sandbox-alpha',
+        amount: 2_000_000_000,
+        fee: 58_000_030,
+        currency: 'JPY',
+        at: `${bigDay}T10:${minute}:00.000Z`,
+      });
+    }
+    expect(await settle(platform, bigDay)).toMatchObject({ settlements: 1, filesSucceeded: 2, filesFailed: 0 });
+
+    const [row] = await settlementsOf(bigDay);
+    expect(row).toMatchObject({ currency: 'JPY', grossAmount: 6_000_000_000, feeAmount: 174_000_090, refundedAmount: 0, amount: 5_825_999_910 });
+    const { body } = await get(row!.id);
+    expect(body.amount).toBe(5_825_999_910);
+    const settlementFile = await download(body.files[0].download_url);
+    const lines = settlementFile.rows.filter((r) => r.record_type !== 'TOTAL');
+    expect(lines.reduce((sum, r) => sum + Number(r.gross_amount), 0)).toBe(6_000_000_000);
+    expect(settlementFile.rows.find((r) => r.record_type === 'TOTAL')).toMatchObject({ gross_amount: '6000000000', net_amount: '5825999910' });
+    const entries = await download(body.files[1].download_url);
+    expect(entries.rows.reduce((sum, r) => sum + Number(r.amount), 0)).toBe(5_825_999_910);
   });
 
   it('leaves out payments of a channel no legal entity receives', async () => {

@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "settlements" ALTER COLUMN "amount" SET DATA TYPE BIGINT,
+ALTER COLUMN "gross_amount" SET DATA TYPE BIGINT,
+ALTER COLUMN "refunded_amount" SET DATA TYPE BIGINT,
+ALTER COLUMN "fee_amount" SET DATA TYPE BIGINT;
