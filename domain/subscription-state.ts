@@ -444,7 +444,7 @@ export function validateUpdate(state: SubscriptionState, changes: SubscriptionCh
 }
 
 export interface Proration {
-  /** Net amount to invoice now (> 0). */
+  /** Net amount to invoice now (> 0), or with `credit`, to give back (> 0). */
   amount: number;
   description: string;
 }
@@ -453,11 +453,15 @@ export interface Proration {
  * subscriptions/update. Line changes take effect at once. While ACTIVE, inside a billed period
  * [start, end), each changed line is prorated by the seconds left: a credit of the old line's
  * unused part and a charge of the new line's part, each rounded half up once per line. A
- * positive net total is invoiced at once (one line); a net credit is not carried or refunded
- * (docs/subscriptions.md, "Proration"). Outside ACTIVE nothing is prorated: the next invoice
- * bills the new lines in full.
+ * positive net total is invoiced at once (one line); a net credit is refunded against what
+ * the period's invoices took (docs/subscriptions.md, "Proration"). Outside ACTIVE nothing is
+ * prorated: the next invoice bills the new lines in full.
  */
-export function update(state: SubscriptionState, changes: SubscriptionChanges, now: number): Step & { proration: Proration | null } {
+export function update(
+  state: SubscriptionState,
+  changes: SubscriptionChanges,
+  now: number,
+): Step & { proration: Proration | null; credit: Proration | null } {
   requireTransition('update', state.status);
   if (changes.endTrial && state.status !== 'TRIALING') {
     throw new SubscriptionRefused('TRIAL_NOT_ACTIVE', `Only a TRIALING subscription can end its trial; this one is ${state.status}.`, { status: state.status });
@@ -474,6 +478,7 @@ export function update(state: SubscriptionState, changes: SubscriptionChanges, n
   const lineItems = lineChanges ? changedLines(state, changes, now, prorating ? { start: now, end: billed!.periodEndAt } : periodOfNew) : state.lineItems;
 
   let proration: Proration | null = null;
+  let credit: Proration | null = null;
   if (prorating && lineChanges) {
     const start = billed!.periodStartAt;
     const end = billed!.periodEndAt!;
@@ -487,9 +492,9 @@ export function update(state: SubscriptionState, changes: SubscriptionChanges, n
       if (after.get(id) !== before.get(id)) changed++;
       net += delta;
     }
-    if (net > 0) {
-      proration = { amount: net, description: `Proration of ${changed} line item change${changed === 1 ? '' : 's'} (${day(now)} – ${day(end)})` };
-    }
+    const what = `${changed} line item change${changed === 1 ? '' : 's'} (${day(now)} – ${day(end)})`;
+    if (net > 0) proration = { amount: net, description: `Proration of ${what}` };
+    if (net < 0) credit = { amount: -net, description: `Proration credit of ${what}` };
   }
 
   const next: Partial<SubscriptionState> = { lineItems };
@@ -503,7 +508,7 @@ export function update(state: SubscriptionState, changes: SubscriptionChanges, n
     next.trial = { ...state.trial!, endAt: now };
     next.nextCycleAt = now;
   }
-  return { state: touch(state, now, next), events: ['SubscriptionUpdated'], proration };
+  return { state: touch(state, now, next), events: ['SubscriptionUpdated'], proration, credit };
 }
 
 /** The invoice of a positive proration, issued with the updated state (`version` makes its key unique). */
@@ -514,6 +519,17 @@ export function prorationInvoice(updated: SubscriptionState, proration: Proratio
     billingReason: 'SUBSCRIPTION_CYCLE',
     lines: [{ productPriceId: null, description: proration.description, amount: proration.amount, quantity: 1 }],
   };
+}
+
+/**
+ * What a proration credit gives back: the credit, counted at list prices, scaled by what the
+ * period's invoice charged for its lines (total ÷ subtotal, so its coupons count the same),
+ * rounded half up once, exactly.
+ */
+export function creditToRefund(credit: number, invoice: { total: number; subtotal: number }): number {
+  if (invoice.subtotal <= 0 || invoice.total <= 0) return 0;
+  const subtotal = BigInt(invoice.subtotal);
+  return Number((2n * BigInt(credit) * BigInt(invoice.total) + subtotal) / (2n * subtotal));
 }
 
 /* ---------- restore (v1) ---------- */

@@ -31,6 +31,7 @@ import {
   validateUpdate,
   type InvoiceKind,
   type PlannedInvoice,
+  type Proration,
   type Step,
   type SubscriptionState,
 } from '../domain/subscription-state';
@@ -46,7 +47,7 @@ import {
   updateSubscriptionUpdate,
 } from './subscription-messages';
 
-const { loadSubscription, saveSubscription, subscriptionInvoicesOwed, invoiceCollectionStatus } = proxyActivities<Activities>({
+const { loadSubscription, saveSubscription, subscriptionInvoicesOwed, invoiceCollectionStatus, refundProrationCredit } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   // A write is keyed by the state's version and an invoice by its cycle: retrying is always safe.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['SUBSCRIPTION_MISSING', 'FINALIZATION_FAILED'] },
@@ -70,6 +71,13 @@ export interface SubscriptionWorkflowInput {
   state?: SubscriptionState;
   /** Issued invoices whose collection had not started when the previous run handed over. */
   toCollect?: Issued[];
+  /** Proration credits not yet refunded when the previous run handed over. */
+  toRefund?: Credit[];
+}
+
+interface Credit {
+  key: string;
+  credit: Proration;
 }
 
 interface Issued {
@@ -97,8 +105,9 @@ function refused<T>(work: () => T): T {
  * `deleteCancellation` interleave and a refused change fails the Update with our 422 code.
  * Each cycle's invoice is collected by invoiceCollectionWorkflow as a child (abandoned if this
  * run closes), which signals when dunning starts. Changes are applied one at a time, each with
- * a higher version. An UNPAID subscription becomes ACTIVE again once nothing it billed is owed:
- * told by invoices/pay and invoices/void, and looking daily in case that word was lost. The run
+ * a higher version; a change that leaves a net proration credit is refunded right after it.
+ * An UNPAID subscription becomes ACTIVE again once nothing it billed is owed: told by
+ * invoices/pay and invoices/void, and looking daily in case that word was lost. The run
  * continues as new after MAX_CYCLES_PER_RUN cycles (or MAX_RECHECKS_PER_RUN looks) or when
  * Temporal suggests it, so a monthly subscription can run for decades with bounded history.
  */
@@ -108,6 +117,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   // through and handlers wait; the handler checks again.
   let state: SubscriptionState = input.state ?? (undefined as unknown as SubscriptionState);
   const toCollect: Issued[] = [...(input.toCollect ?? [])];
+  const toRefund: Credit[] = [...(input.toRefund ?? [])];
   let changed = false;
   let busy = false;
   let awaiting: string | null = null;
@@ -141,7 +151,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       exclusive(async () => {
         const now = Date.now();
         const step = refused(() => update(state, changes, now));
-        return persist(step, step.proration ? prorationInvoice(step.state, step.proration) : undefined);
+        const saved = await persist(step, step.proration ? prorationInvoice(step.state, step.proration) : undefined);
+        if (step.credit) toRefund.push({ key: `proration/${step.state.version}`, credit: step.credit });
+        return saved;
       }),
     { validator: (changes) => void (state && refused(() => validateUpdate(state, changes, Date.now()))) },
   );
@@ -269,6 +281,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       await reactivateIfNothingOwed();
       continue;
     }
+    const refund = toRefund.shift();
+    if (refund) {
+      // A change made while its period's invoice was being collected gives back only if that
+      // invoice was paid: then the subscription is still ACTIVE.
+      if (state.status === 'ACTIVE') await refundProrationCredit({ subscriptionId: state.id, ...refund });
+      continue;
+    }
     const next = toCollect.shift();
     if (next) {
       await collect(next);
@@ -281,10 +300,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
     if (cycles >= MAX_CYCLES_PER_RUN || rechecks >= MAX_RECHECKS_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await condition(() => allHandlersFinished() && !busy);
-      await continueAsNew<typeof subscriptionWorkflow>({ subscriptionId: input.subscriptionId, state, toCollect });
+      await continueAsNew<typeof subscriptionWorkflow>({ subscriptionId: input.subscriptionId, state, toCollect, toRefund });
     }
     changed = false;
-    const wake = () => changed || settledByHand || toCollect.length > 0;
+    const wake = () => changed || settledByHand || toCollect.length > 0 || toRefund.length > 0;
     // Runs that waited in UNPAID before the recheck existed replay without its timer.
     const unpaid = state.status === 'UNPAID' && patched('unpaid-recheck');
     const timeout = Math.min(due ? due.at - Date.now() : Infinity, unpaid ? UNPAID_RECHECK_MS : Infinity);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors';
-import { newId, newUlid } from '../../domain/ids';
+import { newUlid } from '../../domain/ids';
 import { MAX_AMOUNT } from '../../domain/payments';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { requestTag } from './payments/charge-keys';
-import { finishRefund } from './payments/refunds';
+import { finishRefund, refundablePayment, reserveRefund } from './payments/refunds';
 import { refundObject } from './payments/schemas';
 import { lockVisibleInvoice } from './repository';
 import { invoiceId, invoiceObject } from './schemas';
@@ -67,13 +67,13 @@ export const refundInvoice = authorizedProcedure
             allowed_statuses: ['PAID'],
           });
         }
-        const payment = await tx.payment.findFirst({ where: { invoiceId: row.id, status: 'SUCCEEDED' }, orderBy: { id: 'desc' } });
-        if (!payment?.provider) {
+        const found = await refundablePayment(tx, row.id);
+        if (!found) {
           throw new ApiError('INCOMPATIBLE_STATUS', `Invoice ${row.id} was not paid through a provider: there is no payment to refund.`, {
             status: row.status,
           });
         }
-        const refundable = payment.amount - payment.refundedAmount;
+        const { payment, refundable } = found;
         const amount = input.amount ?? refundable;
         if (amount > refundable || amount === 0) {
           throw new ApiError('REFUND_EXCEEDS_PAYMENT', `Payment ${payment.id} has ${refundable} left to refund; ${amount} asked.`, {
@@ -82,26 +82,7 @@ export const refundInvoice = authorizedProcedure
             payment_id: payment.id,
           });
         }
-        const now = ctx.now();
-        // Reserved now, under the invoice's lock, so concurrent refunds cannot together exceed the payment.
-        await tx.payment.update({ where: { id: payment.id }, data: { refundedAmount: { increment: amount }, updatedAt: now } });
-        await tx.invoice.update({ where: { id: row.id }, data: { amountRefunded: { increment: amount } } });
-        const refund = await tx.refund.create({
-          data: {
-            id: newId('refund', now.getTime()),
-            accountId: row.accountId,
-            invoiceId: row.id,
-            paymentId: payment.id,
-            amount,
-            reason: input.reason ?? null,
-            status: 'PENDING',
-            provider: payment.provider,
-            idempotencyKey: key,
-            createdAt: now,
-            updatedAt: now,
-          },
-        });
-        return refund.id;
+        return reserveRefund(tx, { invoice: row, payment, amount, reason: input.reason ?? null, key, now: ctx.now() });
       });
       return finishRefund(ctx.db, refundId, ctx.transaction, ctx.now);
     }),

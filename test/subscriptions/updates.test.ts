@@ -1,5 +1,6 @@
+import { createSubscriptionActivities } from '../../activities/subscription';
 import { startPlatform, type Platform } from '../support/platform';
-import { DAY, MINUTE, subscriptions } from './fixtures';
+import { DAY, MINUTE, subscriptions, waitFor } from './fixtures';
 
 let platform: Platform;
 let s: ReturnType<typeof subscriptions>;
@@ -10,6 +11,14 @@ beforeAll(async () => {
 });
 
 afterAll(() => platform?.stop());
+
+/** The refunds of the subscription's invoices, once there are `count` of them. */
+function refundsOf(id: string, count: number) {
+  return waitFor(`${count} refunds of ${id}`, async () => {
+    const refunds = await platform.db.refund.findMany({ where: { invoice: { subscriptionId: id } }, orderBy: { id: 'asc' } });
+    return refunds.length === count && refunds.every((r) => r.status !== 'PENDING') ? refunds : undefined;
+  });
+}
 
 /** An ACTIVE weekly subscription, the clock one minute past its start. */
 async function activeWeekly(amount: number) {
@@ -23,7 +32,7 @@ async function activeWeekly(amount: number) {
 }
 
 describe('updates', () => {
-  it('prorates a mid-cycle line change by the seconds left: an upgrade is invoiced at once, a downgrade credits nothing back', async () => {
+  it('prorates a mid-cycle line change by the seconds left: an upgrade is invoiced at once, a net credit is refunded', async () => {
     // 700 a week: one second moves a prorated amount by about 0.001, so the seconds the test
     // takes to run cannot change a rounded result.
     const { id, lineId, start } = await activeWeekly(700);
@@ -38,7 +47,7 @@ describe('updates', () => {
     expect(proration!.lineItems[0]!.description).toMatch(/^Proration of 1 line item change/);
 
     // A second line for the rest of the period, and a cheaper price for the first: 600 → 300 for
-    // the first (credit 300), +429 × 3/7 ≈ 184 for the new one: net −116, nothing invoiced.
+    // the first (credit 300), +429 × 3/7 ≈ 184 for the new one: net −116, refunded, nothing invoiced.
     const cheap = await s.price(350, { value: 1, unit: 'WEEK' }, 'Half seat');
     const extra = await s.price(429, { value: 1, unit: 'WEEK' }, 'Add-on');
     const changed = await s.ok('subscriptions/update', {
@@ -48,6 +57,13 @@ describe('updates', () => {
     expect(changed.line_items.map((l: { product_price_id: string; quantity: number }) => [l.product_price_id, l.quantity])).toEqual([[cheap, 2], [extra, 1]]);
     expect(changed.line_items[0].product_info.name).toBe('Half seat');
     expect(await s.invoices(id)).toHaveLength(2);
+    // Against the newest paid invoice, whose total is its subtotal (no coupon): 116 as it is.
+    const [refund] = await refundsOf(id, 1);
+    expect(refund).toMatchObject({ invoiceId: proration!.id, amount: 116, status: 'SUCCEEDED' });
+    expect(refund!.reason).toMatch(/^Proration credit of 2 line item changes/);
+    expect(await platform.db.payment.findFirstOrThrow({ where: { invoiceId: proration!.id, status: 'SUCCEEDED' } })).toMatchObject({ refundedAmount: 116 });
+    const refunded = await platform.db.outboxEvent.findMany({ where: { eventType: 'INVOICE_PAYMENT_REFUNDED' } });
+    expect(refunded.filter((e) => (e.data as { refund: { id: string } }).refund.id === refund!.id)).toHaveLength(1);
 
     // The next cycle bills the new lines in full.
     await s.sleep(3 * DAY);
@@ -64,6 +80,47 @@ describe('updates', () => {
       'SUBSCRIPTION_RENEWED',
       'SUBSCRIPTION_UPDATED',
     ]);
+  });
+
+  it('a credit is scaled by what the invoice charged (a 50 % coupon halves it) and refunded once', async () => {
+    const coupon = await s.ok('coupons/create', { code: `HALF-${Date.now()}`, calculation_type: 'PERCENTAGE', calculation_value: 50 });
+    const { customerId } = await s.payer();
+    const priceId = await s.price(1_000, { value: 1, unit: 'WEEK' }, 'Seat');
+    const startsAt = await s.soon();
+    const created = await s.ok('subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: priceId, quantity: 3 }],
+      starts_at: startsAt,
+      discounts: [{ coupon_id: coupon.id }],
+    });
+    await s.sleep(2 * MINUTE);
+    await s.statusBecomes(created.id, 'ACTIVE');
+    const [first] = await s.settled(created.id, 1);
+    expect(first).toMatchObject({ totalAmount: 1_500, status: 'PAID' });
+    await s.sleep(Date.parse(startsAt) + 4 * DAY - (await s.now()));
+
+    // Three seats to one with three days of seven left: 3000 × 3/7 ≈ 1286 back, 1000 × 3/7 ≈ 429
+    // on: credit 857 at list price, half of it (428.5, half up) given back.
+    await s.ok('subscriptions/update', { id: created.id, line_items: { update: [{ id: created.line_items[0].id, quantity: 1 }] } });
+    const [refund] = await refundsOf(created.id, 1);
+    expect(refund).toMatchObject({ invoiceId: first!.id, amount: 429, status: 'SUCCEEDED' });
+    expect(await s.invoices(created.id)).toHaveLength(1);
+
+    // A later change with no credit refunds nothing more.
+    await s.ok('subscriptions/update', { id: created.id, description: 'One seat' });
+    await s.sleep(MINUTE);
+    expect(await platform.db.refund.count({ where: { invoiceId: first!.id } })).toBe(1);
+
+    // The activity run again for the same credit (a retry) finds its refund and makes no other.
+    const key = refund!.idempotencyKey.split('/').slice(2, 4).join('/');
+    expect(key).toMatch(/^proration\/\d+$/);
+    const again = await createSubscriptionActivities({ db: platform.db }).refundProrationCredit({
+      subscriptionId: created.id,
+      key,
+      credit: { amount: 857, description: 'retried' },
+    });
+    expect(again).toEqual({ refunded: 429, refundIds: [refund!.id] });
+    expect(await platform.db.refund.count({ where: { invoiceId: first!.id } })).toBe(1);
   });
 
   it('refuses changes the subscription cannot take with a 422 from the workflow', async () => {

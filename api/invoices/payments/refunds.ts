@@ -1,5 +1,6 @@
 import { createRefundRegistry, type RefundRegistry } from '../../../activities/providers/registry';
 import { formatDateTime } from '../../../domain/datetime';
+import { newId } from '../../../domain/ids';
 import type { Database, Prisma } from '../../../prisma/client';
 import { recordEvent } from '../../../prisma/outbox';
 import { invoiceSelect, serializeInvoice, type InvoiceObject } from '../schemas';
@@ -8,6 +9,50 @@ import { lockInvoice } from './settle';
 
 type Db = Prisma.TransactionClient;
 type RefundRow = Awaited<ReturnType<Database['refund']['findUniqueOrThrow']>>;
+type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThrow']>>;
+
+/** The invoice's captured payment and what is left to refund of it; null when nothing was captured through a provider. */
+export async function refundablePayment(tx: Db, invoiceId: string): Promise<{ payment: PaymentRow & { provider: string }; refundable: number } | null> {
+  const payment = await tx.payment.findFirst({ where: { invoiceId, status: 'SUCCEEDED' }, orderBy: { id: 'desc' } });
+  if (!payment?.provider) return null;
+  return { payment: { ...payment, provider: payment.provider }, refundable: payment.amount - payment.refundedAmount };
+}
+
+export interface RefundReservation {
+  invoice: { id: string; accountId: string };
+  payment: { id: string; provider: string };
+  amount: number;
+  reason: string | null;
+  /** The refund's idempotency key: one refund per key and account. */
+  key: string;
+  now: Date;
+}
+
+/**
+ * Records a refund PENDING and reserves its amount on the payment and the invoice, inside the
+ * caller's transaction and under the invoice's lock, so concurrent refunds cannot together
+ * exceed the payment. finishRefund then asks the provider. Returns the refund's id.
+ */
+export async function reserveRefund(tx: Db, r: RefundReservation): Promise<string> {
+  await tx.payment.update({ where: { id: r.payment.id }, data: { refundedAmount: { increment: r.amount }, updatedAt: r.now } });
+  await tx.invoice.update({ where: { id: r.invoice.id }, data: { amountRefunded: { increment: r.amount } } });
+  const refund = await tx.refund.create({
+    data: {
+      id: newId('refund', r.now.getTime()),
+      accountId: r.invoice.accountId,
+      invoiceId: r.invoice.id,
+      paymentId: r.payment.id,
+      amount: r.amount,
+      reason: r.reason,
+      status: 'PENDING',
+      provider: r.payment.provider,
+      idempotencyKey: r.key,
+      createdAt: r.now,
+      updatedAt: r.now,
+    },
+  });
+  return refund.id;
+}
 
 export function refundObjectOf(row: RefundRow, currency: string): RefundObject {
   return {
