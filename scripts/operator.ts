@@ -12,7 +12,7 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
   npm run operator -- permissions
   npm run operator -- set-antifraud --account acct_… --enabled true|false
-  npm run operator -- issue-v1-secret --account acct_…     (issues or rotates the v1 restore secret; shown once)
+  npm run operator -- issue-v1-secret --account acct_… [--overlap-hours 24]   (issues or rotates the v1 restore secret; shown once; the old one stays valid for the overlap)
   npm run operator -- revoke-v1-secret --account acct_…
   npm run operator -- create-legal-entity --account acct_… --name "Acme GmbH" --country DEU
   npm run operator -- assign-legal-entity --channel chn_… --legal-entity le_…|none
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' } },
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' } },
   });
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
         break;
       }
       case 'issue-v1-secret': {
-        const { secret, ...issued } = await issueV1Secret(db, required(values.account, 'account'), operatorSecretsKey());
+        const overlapHours = values['overlap-hours'] === undefined ? undefined : Number(values['overlap-hours']);
+        const { secret, ...issued } = await issueV1Secret(db, required(values.account, 'account'), operatorSecretsKey(), { overlapHours });
         console.log(JSON.stringify(issued));
         console.log(`v1 secret (shown once): ${secret}`);
         break;

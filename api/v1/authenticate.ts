@@ -27,16 +27,25 @@ export async function authenticateV1(
   merchant: string | undefined,
   signature: string | undefined,
   body: Buffer,
+  now: Date = new Date(),
 ): Promise<{ accountId: string }> {
   if (!merchant || !signature || merchant.length > MAX_MERCHANT_LENGTH) throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
-  const account = await db.account.findUnique({ where: { id: merchant }, select: { id: true, v1SigningSecret: true } });
+  const account = await db.account.findUnique({
+    where: { id: merchant },
+    select: { id: true, v1SigningSecret: true, v1PreviousSigningSecret: true, v1PreviousSecretExpiresAt: true },
+  });
   if (!account) {
     verifyV1Signature(DECOY_SECRET, body, signature);
     throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
   }
   if (!account.v1SigningSecret) throw new ApiError('PERMISSION_DENIED', NOT_ENABLED);
   // A secret that does not open means SECRETS_KEY changed: the operator's problem, so a 500.
-  const secret = openSecret(secretsKey(), V1_SECRET_PURPOSE, account.v1SigningSecret);
-  if (!verifyV1Signature(secret, body, signature)) throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
+  const key = secretsKey();
+  const current = verifyV1Signature(openSecret(key, V1_SECRET_PURPOSE, account.v1SigningSecret), body, signature);
+  // During a rotation's overlap the previous secret is checked too, whatever the first result,
+  // so the answer takes as long whichever secret signed.
+  const inOverlap = account.v1PreviousSigningSecret !== null && account.v1PreviousSecretExpiresAt !== null && account.v1PreviousSecretExpiresAt > now;
+  const previous = inOverlap && verifyV1Signature(openSecret(key, V1_SECRET_PURPOSE, account.v1PreviousSigningSecret!), body, signature);
+  if (!current && !previous) throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
   return { accountId: account.id };
 }

@@ -293,7 +293,7 @@ describe('rate limit per merchant', () => {
 });
 
 describe('operator: issue, rotate, revoke', () => {
-  it('stores the secret sealed only, and a rotation replaces it at once', async () => {
+  it('stores the secret sealed only; a rotation keeps the old one for its overlap, or ends it at once', async () => {
     const merchant = (await createAccount(database.db, 'rotating')).id;
     const first = await issueV1Secret(database.db, merchant, operatorSecretsKey());
     expect(first.rotated).toBe(false);
@@ -302,15 +302,32 @@ describe('operator: issue, rotate, revoke', () => {
     expect(openSecret(operatorSecretsKey(), V1_SECRET_PURPOSE, row.v1SigningSecret!)).toBe(first.secret);
 
     const body = { subscription_id: SUBSCRIPTION };
-    const second = await issueV1Secret(database.db, merchant, operatorSecretsKey());
+    const now = new Date();
+    const second = await issueV1Secret(database.db, merchant, operatorSecretsKey(), { now });
     expect(second.rotated).toBe(true);
     expect(second.secret).not.toBe(first.secret);
+    expect(second.previous_valid_until).toBe(new Date(now.getTime() + 24 * 3_600_000).toISOString().replace('Z', '000Z'));
     const signedWith = (key: string) => ({ merchant, signature: computeV1Signature(key, JSON.stringify(body)) });
+    // Both during the overlap.
+    expect((await restore(body, signedWith(first.secret))).status).toBe(200);
+    expect((await restore(body, signedWith(second.secret))).status).toBe(200);
+    // Past it, only the new one.
+    await database.db.account.update({ where: { id: merchant }, data: { v1PreviousSecretExpiresAt: new Date(Date.now() - 1_000) } });
     expect((await restore(body, signedWith(first.secret))).status).toBe(401);
     expect((await restore(body, signedWith(second.secret))).status).toBe(200);
 
+    // No overlap: the replaced secret fails from the next request, and the one before it is gone too.
+    const third = await issueV1Secret(database.db, merchant, operatorSecretsKey(), { overlapHours: 0 });
+    expect(third.previous_valid_until).toBeUndefined();
+    expect((await restore(body, signedWith(second.secret))).status).toBe(401);
+    expect((await restore(body, signedWith(first.secret))).status).toBe(401);
+    expect((await restore(body, signedWith(third.secret))).status).toBe(200);
+    await expect(issueV1Secret(database.db, merchant, operatorSecretsKey(), { overlapHours: -1 })).rejects.toThrow('0 to 720 hours');
+
+    const fourth = await issueV1Secret(database.db, merchant, operatorSecretsKey());
     await revokeV1Secret(database.db, merchant);
-    expect((await restore(body, signedWith(second.secret))).status).toBe(403);
+    expect((await restore(body, signedWith(fourth.secret))).status).toBe(403);
+    expect((await restore(body, signedWith(third.secret))).status).toBe(403);
   });
 
   it('refuses an unknown account', async () => {
