@@ -61,8 +61,8 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
     },
 
     /**
-     * Gives back a proration credit (docs/subscriptions.md, "Proration"): scaled by the newest
-     * paid invoice's total ÷ subtotal (creditToRefund), then refunded against the
+     * Gives back a proration credit (docs/subscriptions.md, "Proration"): discounted as the
+     * newest paid invoice was and taxed as its lines were (creditToRefund), then refunded against the
      * subscription's paid invoices, newest first, as far as their payments go; what they never
      * took is not given. All refunds are reserved in one transaction under keys derived from
      * the credit, so a retry finds them and only finishes them with their providers.
@@ -73,7 +73,7 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
         const paid = await tx.invoice.findMany({
           where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null },
           orderBy: { id: 'desc' },
-          select: { id: true, accountId: true, totalAmount: true, amountDetails: true },
+          select: { id: true, accountId: true, amountDetails: true },
         });
         if (paid.length === 0) return [];
         // Refunds stay on PAID invoices: a retry finds what the first run reserved among them.
@@ -84,7 +84,7 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
         });
         if (reserved.length > 0) return reserved.map((r) => r.id);
         const newest = paid[0]!;
-        let left = creditToRefund(input.credit.amount, { total: newest.totalAmount, subtotal: (newest.amountDetails as { subtotal: number }).subtotal });
+        let left = creditToRefund(input.credit, newest.amountDetails as { subtotal: number; discount: number });
         const ids: string[] = [];
         const now = new Date();
         for (const invoice of paid) {
@@ -139,7 +139,7 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
               billingReason: input.invoice.billingReason,
               subscriptionId: state.id,
               state: {
-                lines: input.invoice.lines.map((line) => ({ ...line, tax: null })),
+                lines: input.invoice.lines,
                 discounts: state.discounts,
                 collectionMethod: 'CHARGE_AUTOMATICALLY',
                 paymentInstrumentId: state.paymentInstrumentId,

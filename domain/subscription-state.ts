@@ -1,4 +1,5 @@
 import { formatDateTime } from './datetime';
+import { lineTax } from './invoice-amounts';
 import type { EventName } from './event-catalogue';
 import { nextBoundaryAfter, periodContaining, prorate, samePeriod, type BillingPeriod } from './billing-periods';
 import {
@@ -20,6 +21,14 @@ import {
 export type BillingType = 'RECURRING' | 'ONE_TIME';
 export type TrialType = 'FREE' | 'PAID';
 export type ExhaustionAction = 'CANCEL' | 'REMAIN_UNPAID';
+
+/** What the merchant says of a line's tax, as on invoice lines (docs/invoices.md): there is no tax engine. */
+export interface LineTax {
+  categoryId: string | null;
+  mode: 'EXCLUSIVE' | 'INCLUSIVE';
+  /** Percent, at most four decimals. */
+  rate: number;
+}
 
 export interface Discount {
   coupon_id: string;
@@ -66,6 +75,8 @@ export interface Line {
   amount: number;
   quantity: number;
   billingPeriod: BillingPeriod | null;
+  /** Carried to every invoice line it bills. Absent in states written before lines had tax. */
+  tax?: LineTax | null;
   /** When the line first counted for billing. */
   startedAt: number | null;
   /** The period the line was last billed for (or will first be billed for); ONE_TIME: when it was added. */
@@ -179,6 +190,7 @@ export interface PlannedLine {
   /** Unit amount, minor units. */
   amount: number;
   quantity: number;
+  tax: LineTax | null;
 }
 
 export interface PlannedInvoice {
@@ -211,7 +223,7 @@ export function billCycle(state: SubscriptionState, dueAt: number, now: number):
     const description = `Trial${trialEnd === null ? ` from ${day(dueAt)}` : ` ${day(dueAt)} – ${day(trialEnd)}`}`;
     return {
       step: { state: touch(state, now, { ...common, nextCycleAt: trialEnd }), events },
-      invoice: { kind: 'trial', key, billingReason, lines: [{ productPriceId: null, description, amount: state.trial.amount, quantity: 1 }] },
+      invoice: { kind: 'trial', key, billingReason, lines: [{ productPriceId: null, description, amount: state.trial.amount, quantity: 1, tax: null }] },
     };
   }
 
@@ -227,13 +239,13 @@ export function billCycle(state: SubscriptionState, dueAt: number, now: number):
       const span = `${day(dueAt)} – ${day(end)}`;
       lines.push(
         partial
-          ? { productPriceId: line.productPriceId, description: `${line.productName} × ${line.quantity} (${span}, prorated)`, amount: prorate(subtotal, end - dueAt, full.end - full.start), quantity: 1 }
-          : { productPriceId: line.productPriceId, description: `${line.productName} (${span})`, amount: line.amount, quantity: line.quantity },
+          ? { productPriceId: line.productPriceId, description: `${line.productName} × ${line.quantity} (${span}, prorated)`, amount: prorate(subtotal, end - dueAt, full.end - full.start), quantity: 1, tax: line.tax ?? null }
+          : { productPriceId: line.productPriceId, description: `${line.productName} (${span})`, amount: line.amount, quantity: line.quantity, tax: line.tax ?? null },
       );
       return { ...line, startedAt: line.startedAt ?? dueAt, periodStartAt: dueAt, periodEndAt: end, updatedAt: now };
     }
     if (line.billedAt !== null) return line;
-    lines.push({ productPriceId: line.productPriceId, description: line.productName, amount: line.amount, quantity: line.quantity });
+    lines.push({ productPriceId: line.productPriceId, description: line.productName, amount: line.amount, quantity: line.quantity, tax: line.tax ?? null });
     return { ...line, startedAt: line.startedAt ?? now, billedAt: now, updatedAt: now };
   });
   return {
@@ -358,6 +370,7 @@ export interface NewLine {
   amount: number;
   quantity: number;
   billingPeriod: BillingPeriod | null;
+  tax: LineTax | null;
 }
 
 export interface PriceChange {
@@ -378,7 +391,8 @@ export interface SubscriptionChanges {
   merchantReference?: string | null;
   endTrial?: boolean;
   addLines?: NewLine[];
-  updateLines?: { id: string; quantity?: number; price?: PriceChange }[];
+  /** `tax`: an object sets it, null removes it, absent keeps it. */
+  updateLines?: { id: string; quantity?: number; price?: PriceChange; tax?: LineTax | null }[];
   removeLineIds?: string[];
 }
 
@@ -408,7 +422,13 @@ function changedLines(state: SubscriptionState, changes: SubscriptionChanges, no
     .map((line): Line => {
       const change = updates.get(line.id);
       if (!change) return line;
-      return { ...line, ...(change.price ?? {}), ...(change.quantity !== undefined ? { quantity: change.quantity } : {}), updatedAt: now };
+      return {
+        ...line,
+        ...(change.price ?? {}),
+        ...(change.quantity !== undefined ? { quantity: change.quantity } : {}),
+        ...(change.tax !== undefined ? { tax: change.tax } : {}),
+        updatedAt: now,
+      };
     });
   const added = (changes.addLines ?? []).map(
     (line): Line => ({
@@ -447,6 +467,10 @@ export interface Proration {
   /** Net amount to invoice now (> 0), or with `credit`, to give back (> 0). */
   amount: number;
   description: string;
+  /** The tax treatment of the changed lines it nets (an invoiced proration). */
+  tax?: LineTax | null;
+  /** A credit's amount per tax treatment, at list prices (they sum to `amount`). */
+  parts?: { amount: number; tax: LineTax | null }[];
 }
 
 /**
@@ -461,7 +485,7 @@ export function update(
   state: SubscriptionState,
   changes: SubscriptionChanges,
   now: number,
-): Step & { proration: Proration | null; credit: Proration | null } {
+): Step & { proration: Proration[]; credit: Proration | null } {
   requireTransition('update', state.status);
   if (changes.endTrial && state.status !== 'TRIALING') {
     throw new SubscriptionRefused('TRIAL_NOT_ACTIVE', `Only a TRIALING subscription can end its trial; this one is ${state.status}.`, { status: state.status });
@@ -477,7 +501,7 @@ export function update(
   const periodOfNew = billed ? { start: billed.periodStartAt, end: billed.periodEndAt } : { start: now, end: null };
   const lineItems = lineChanges ? changedLines(state, changes, now, prorating ? { start: now, end: billed!.periodEndAt } : periodOfNew) : state.lineItems;
 
-  let proration: Proration | null = null;
+  const proration: Proration[] = [];
   let credit: Proration | null = null;
   if (prorating && lineChanges) {
     const start = billed!.periodStartAt;
@@ -485,16 +509,40 @@ export function update(
     const part = (line: Line | undefined) => (line && line.billingType === 'RECURRING' ? prorate(line.amount * line.quantity, end - now, end - start) : 0);
     const before = new Map(state.lineItems.map((line) => [line.id, line]));
     const after = new Map(lineItems.map((line) => [line.id, line]));
-    let net = 0;
-    let changed = 0;
+    // Netted per tax treatment: an old line's credit and a new line's charge offset each other
+    // only when the same tax applies to both.
+    const groups = new Map<string, { tax: LineTax | null; net: number; changed: number }>();
+    const add = (line: Line | undefined, sign: 1 | -1, changed: boolean) => {
+      if (!line) return;
+      const tax = line.tax ?? null;
+      const key = JSON.stringify(tax);
+      const group = groups.get(key) ?? { tax, net: 0, changed: 0 };
+      group.net += sign * part(line);
+      if (changed && sign === 1) group.changed++;
+      groups.set(key, group);
+    };
     for (const id of new Set([...before.keys(), ...after.keys()])) {
-      const delta = part(after.get(id)) - part(before.get(id));
-      if (after.get(id) !== before.get(id)) changed++;
-      net += delta;
+      const old = before.get(id);
+      const current = after.get(id);
+      if (old === current) continue;
+      add(old, -1, true);
+      add(current, 1, true);
+      if (!current) groups.get(JSON.stringify(old!.tax ?? null))!.changed++;
     }
-    const what = `${changed} line item change${changed === 1 ? '' : 's'} (${day(now)} – ${day(end)})`;
-    if (net > 0) proration = { amount: net, description: `Proration of ${what}` };
-    if (net < 0) credit = { amount: -net, description: `Proration credit of ${what}` };
+    const span = `(${day(now)} – ${day(end)})`;
+    const changes = (n: number) => `${n} line item change${n === 1 ? '' : 's'}`;
+    const parts: { amount: number; tax: LineTax | null }[] = [];
+    let creditedChanges = 0;
+    for (const group of groups.values()) {
+      if (group.net > 0) proration.push({ amount: group.net, description: `Proration of ${changes(group.changed)} ${span}`, tax: group.tax });
+      if (group.net < 0) {
+        parts.push({ amount: -group.net, tax: group.tax });
+        creditedChanges += group.changed;
+      }
+    }
+    if (parts.length > 0) {
+      credit = { amount: parts.reduce((sum, p) => sum + p.amount, 0), description: `Proration credit of ${changes(creditedChanges)} ${span}`, parts };
+    }
   }
 
   const next: Partial<SubscriptionState> = { lineItems };
@@ -511,25 +559,31 @@ export function update(
   return { state: touch(state, now, next), events: ['SubscriptionUpdated'], proration, credit };
 }
 
-/** The invoice of a positive proration, issued with the updated state (`version` makes its key unique). */
-export function prorationInvoice(updated: SubscriptionState, proration: Proration): PlannedInvoice {
+/** The invoice of a positive proration, one line per tax treatment, issued with the updated state (`version` makes its key unique). */
+export function prorationInvoice(updated: SubscriptionState, proration: readonly Proration[]): PlannedInvoice {
   return {
     kind: 'proration',
     key: `proration/${updated.version}`,
     billingReason: 'SUBSCRIPTION_CYCLE',
-    lines: [{ productPriceId: null, description: proration.description, amount: proration.amount, quantity: 1 }],
+    lines: proration.map((p) => ({ productPriceId: null, description: p.description, amount: p.amount, quantity: 1, tax: p.tax ?? null })),
   };
 }
 
 /**
- * What a proration credit gives back: the credit, counted at list prices, scaled by what the
- * period's invoice charged for its lines (total ÷ subtotal, so its coupons count the same),
- * rounded half up once, exactly.
+ * What a proration credit gives back, from its list-price parts: each reduced as the newest
+ * paid invoice's coupons reduced its lines (× (subtotal − discount) ÷ subtotal, rounded half
+ * up), plus the tax an EXCLUSIVE part was charged on top (the invoice rule, lineTax); an
+ * INCLUSIVE part's tax is already inside it. Exact integers throughout.
  */
-export function creditToRefund(credit: number, invoice: { total: number; subtotal: number }): number {
-  if (invoice.subtotal <= 0 || invoice.total <= 0) return 0;
+export function creditToRefund(credit: Proration, invoice: { subtotal: number; discount: number }): number {
+  if (invoice.subtotal <= 0) return 0;
   const subtotal = BigInt(invoice.subtotal);
-  return Number((2n * BigInt(credit) * BigInt(invoice.total) + subtotal) / (2n * subtotal));
+  const kept = BigInt(Math.max(0, invoice.subtotal - invoice.discount));
+  const parts = credit.parts ?? [{ amount: credit.amount, tax: null }];
+  return parts.reduce((sum, part) => {
+    const discounted = Number((2n * BigInt(part.amount) * kept + subtotal) / (2n * subtotal));
+    return sum + discounted + (part.tax?.mode === 'EXCLUSIVE' ? lineTax(discounted, part.tax) : 0);
+  }, 0);
 }
 
 /* ---------- restore (v1) ---------- */

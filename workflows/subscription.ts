@@ -151,7 +151,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       exclusive(async () => {
         const now = Date.now();
         const step = refused(() => update(state, changes, now));
-        const saved = await persist(step, step.proration ? prorationInvoice(step.state, step.proration) : undefined);
+        const saved = await persist(step, step.proration.length > 0 ? prorationInvoice(step.state, step.proration) : undefined);
         if (step.credit) toRefund.push({ key: `proration/${step.state.version}`, credit: step.credit });
         return saved;
       }),

@@ -46,6 +46,8 @@ export const lineTaxRequest = z.strictObject({
   rate: taxRate,
 });
 
+export type LineTaxRequest = z.infer<typeof lineTaxRequest>;
+
 export const lineItemRequest = z
   .strictObject({
     product_price_id: catalogueId.optional().meta({ description: 'Bill a catalogue price: amount and currency come from it.' }),

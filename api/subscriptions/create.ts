@@ -7,7 +7,7 @@ import { withIdempotency } from '../idempotency/with-idempotency';
 import { invoiceCustomer } from '../invoices/create';
 import { resolveDiscounts } from '../invoices/repository';
 import { authorizedProcedure, operation } from '../trpc';
-import { checkNewSubscriptionLines, newLines, resolvePrices, subscriptionInstrument } from './references';
+import { checkNewSubscriptionLines, newLines, requireTaxCountry, resolvePrices, subscriptionInstrument } from './references';
 import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from './repository';
 import { createSubscriptionRequest, serializeSubscription, subscriptionObject, type CreateSubscriptionRequest } from './schemas';
 import { startSubscriptionWorkflow } from './workflow-client';
@@ -39,7 +39,7 @@ export const createSubscription = authorizedProcedure
     operation('subscriptions/create', {
       summary: 'Create a subscription',
       description:
-        'CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated). 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, PAYMENT_INSTRUMENT_REQUIRED, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH.',
+        'CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated). 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, PAYMENT_INSTRUMENT_REQUIRED, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, CUSTOMER_ADDRESS_COUNTRY_REQUIRED (a taxed line for a TAXABLE customer with no address country).',
     }),
   )
   .input(createSubscriptionRequest)
@@ -51,13 +51,15 @@ export const createSubscription = authorizedProcedure
         const now = ctx.now().getTime();
         const times = initialTimes(input, now);
         const customer = await invoiceCustomer(tx, ctx, input.customer_id, input.channel_id);
-        const { currency, prices } = await resolvePrices(
+        const resolved = await resolvePrices(
           tx,
           accountId,
           input.line_items.map((line, index) => ({ product_price_id: line.product_price_id, field: `line_items[${index}].product_price_id` })),
           undefined,
         );
-        const created = newLines(prices, input.line_items.map((line) => line.quantity), now);
+        const { currency } = resolved;
+        const created = newLines(resolved, input.line_items, now);
+        requireTaxCountry(customer, created, 'line_items');
         const period = checkNewSubscriptionLines(created);
         const paymentInstrumentId = await subscriptionInstrument(tx, accountId, customer, input.payment_instrument_id);
         const discounts = await resolveDiscounts(tx, accountId, currency, input.discounts ?? []);

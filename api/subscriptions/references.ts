@@ -1,14 +1,15 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { samePeriod, type BillingPeriod } from '../../domain/billing-periods';
-import type { NewLine, PriceChange } from '../../domain/subscription-state';
+import type { LineTax, NewLine, PriceChange } from '../../domain/subscription-state';
+import type { LineTaxRequest } from '../invoices/schemas';
 import type { Transaction } from '../trpc';
 
 /** The catalogue price a subscription line bills, as the line keeps it. */
 async function findPrices(tx: Transaction, accountId: string, ids: readonly string[]) {
   const prices = await tx.productPrice.findMany({
     where: { accountId, id: { in: [...new Set(ids)] } },
-    select: { id: true, currency: true, amount: true, billingType: true, billingPeriodValue: true, billingPeriodUnit: true, productId: true, product: { select: { name: true, description: true } } },
+    select: { id: true, currency: true, amount: true, taxCategoryId: true, billingType: true, billingPeriodValue: true, billingPeriodUnit: true, productId: true, product: { select: { name: true, description: true } } },
   });
   return new Map(prices.map((price) => [price.id, price]));
 }
@@ -36,7 +37,7 @@ export async function resolvePrices(
   accountId: string,
   requested: readonly { product_price_id: string; field: string }[],
   currency: string | undefined,
-): Promise<{ currency: string; prices: PriceChange[] }> {
+): Promise<{ currency: string; prices: PriceChange[]; taxCategoryIds: Map<string, string | null> }> {
   const byId = await findPrices(tx, accountId, requested.map((r) => r.product_price_id));
   let expected = currency;
   const prices = requested.map(({ product_price_id, field }) => {
@@ -53,12 +54,51 @@ export async function resolvePrices(
     }
     return priceChange(price);
   });
-  return { currency: expected!, prices };
+  return { currency: expected!, prices, taxCategoryIds: new Map([...byId.values()].map((price) => [price.id, price.taxCategoryId])) };
+}
+
+/** The tax category of each of the account's prices named. */
+export async function priceTaxCategories(tx: Transaction, accountId: string, ids: readonly string[]): Promise<Map<string, string | null>> {
+  const prices = await findPrices(tx, accountId, ids);
+  return new Map([...prices.values()].map((price) => [price.id, price.taxCategoryId]));
+}
+
+/**
+ * A line's tax as requested, its category defaulting to the price's, as on invoice lines
+ * (docs/invoices.md): a line without `tax` is not taxed even if its price has a category.
+ */
+export function lineTax(requested: LineTaxRequest | undefined, priceTaxCategoryId: string | null | undefined): LineTax | null {
+  return requested ? { categoryId: requested.category_id ?? priceTaxCategoryId ?? null, mode: requested.mode, rate: requested.rate } : null;
 }
 
 /** New lines of a create or an update's `add`, with fresh `slit_` ids. */
-export function newLines(prices: readonly PriceChange[], quantities: readonly number[], now: number): NewLine[] {
-  return prices.map((price, index) => ({ ...price, id: newId('subscriptionLineItem', now), quantity: quantities[index]! }));
+export function newLines(
+  resolved: { prices: readonly PriceChange[]; taxCategoryIds: Map<string, string | null> },
+  requested: readonly { quantity: number; tax?: LineTaxRequest }[],
+  now: number,
+): NewLine[] {
+  return resolved.prices.map((price, index) => ({
+    ...price,
+    id: newId('subscriptionLineItem', now),
+    quantity: requested[index]!.quantity,
+    tax: lineTax(requested[index]!.tax, resolved.taxCategoryIds.get(price.productPriceId)),
+  }));
+}
+
+/**
+ * A TAXABLE customer with no address country cannot be invoiced tax (invoice finalization's
+ * CUSTOMER_ADDRESS_COUNTRY_REQUIRED): refused when the lines are given, not at the next cycle.
+ */
+export function requireTaxCountry(customer: { id: string; tax: unknown; address: unknown }, lines: readonly { tax: LineTax | null }[], field: string): void {
+  const taxed = lines.some((line) => line.tax !== null && line.tax.rate > 0);
+  const taxable = (customer.tax as { taxability?: string } | null)?.taxability === 'TAXABLE';
+  const country = (customer.address as { country?: string } | null)?.country;
+  if (taxed && taxable && !country) {
+    throw new ApiError('CUSTOMER_ADDRESS_COUNTRY_REQUIRED', `Customer ${customer.id} is TAXABLE and a line charges tax, but the customer's address has no country.`, {
+      field,
+      customer_id: customer.id,
+    });
+  }
 }
 
 /** Create's own checks of the lines (update's are the workflow's): one RECURRING at least, one billing period. */

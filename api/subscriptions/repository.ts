@@ -2,7 +2,7 @@ import { formatDateTime } from '../../domain/datetime';
 import { ApiError } from '../../domain/errors';
 import type { EventName } from '../../domain/event-catalogue';
 import type { BillingPeriod } from '../../domain/billing-periods';
-import { servedNextBillingAt, type Line, type SubscriptionState } from '../../domain/subscription-state';
+import { servedNextBillingAt, type Line, type LineTax, type SubscriptionState } from '../../domain/subscription-state';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
@@ -83,6 +83,7 @@ export function stateOfRow(row: SubscriptionRow): SubscriptionState {
         amount: line.amount,
         quantity: line.quantity,
         billingPeriod: line.billingPeriodValue !== null ? { value: line.billingPeriodValue, unit: line.billingPeriodUnit as BillingPeriod['unit'] } : null,
+        tax: line.taxMode !== null && line.taxRate !== null ? { categoryId: line.taxCategoryId, mode: line.taxMode as LineTax['mode'], rate: Number(line.taxRate.toString()) } : null,
         startedAt: ms(line.startedAt),
         periodStartAt: line.periodStartAt.getTime(),
         periodEndAt: ms(line.periodEndAt),
@@ -151,6 +152,9 @@ function lineColumns(state: SubscriptionState, line: Line, position: number) {
     periodEndAt: date(line.periodEndAt),
     billingPeriodValue: line.billingPeriod?.value ?? null,
     billingPeriodUnit: line.billingPeriod?.unit ?? null,
+    taxCategoryId: line.tax?.categoryId ?? null,
+    taxMode: line.tax?.mode ?? null,
+    taxRate: line.tax ? String(line.tax.rate) : null,
     billedAt: date(line.billedAt),
     createdAt: new Date(line.createdAt),
     updatedAt: new Date(line.updatedAt),

@@ -6,7 +6,7 @@ import { MAX_RETRIES } from '../../activities/invoice-collection';
 import type { Prisma } from '../../generated/prisma/client';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { calculationType } from '../coupons/schemas';
-import { discountsRequest, metadata, MAX_QUANTITY } from '../invoices/schemas';
+import { discountsRequest, lineTaxRequest, metadata, MAX_QUANTITY, TAX_MODES } from '../invoices/schemas';
 import { BILLING_PERIOD_UNITS, billingPeriodConfig, billingType, MAX_PRICE_AMOUNT } from '../product-prices/schemas';
 import { catalogueId } from '../products/schemas';
 
@@ -20,6 +20,7 @@ export const EXHAUSTION_ACTIONS = ['CANCEL', 'REMAIN_UNPAID'] as const;
 export const subscriptionLineRequest = z.strictObject({
   product_price_id: catalogueId,
   quantity: z.number().int().min(1).max(MAX_QUANTITY),
+  tax: lineTaxRequest.optional().meta({ description: 'Carried to every invoice line this item bills, as on invoice lines; left out: untaxed.' }),
 });
 
 export const settingsRequest = z
@@ -96,9 +97,14 @@ export const updateSubscriptionRequest = z.strictObject({
       update: z
         .array(
           z
-            .strictObject({ id: prefixedId('subscriptionLineItem'), quantity: z.number().int().min(1).max(MAX_QUANTITY).optional(), product_price_id: catalogueId.optional() })
-            .refine((change) => change.quantity !== undefined || change.product_price_id !== undefined, {
-              message: 'Give quantity, product_price_id or both.',
+            .strictObject({
+              id: prefixedId('subscriptionLineItem'),
+              quantity: z.number().int().min(1).max(MAX_QUANTITY).optional(),
+              product_price_id: catalogueId.optional(),
+              tax: lineTaxRequest.nullable().optional().meta({ description: 'Sets the line’s tax; null removes it.' }),
+            })
+            .refine((change) => change.quantity !== undefined || change.product_price_id !== undefined || change.tax !== undefined, {
+              message: 'Give quantity, product_price_id, tax, or several.',
               params: { type: 'REQUIRED' },
             }),
         )
@@ -129,6 +135,10 @@ export const subscriptionLineItemObject = z.object({
   product_info: z.object({ name: z.string(), description: z.string().optional() }),
   product_id: z.string(),
   product_price_id: z.string(),
+  tax: z
+    .object({ category_id: z.string().optional(), mode: z.enum(TAX_MODES), rate: z.number() })
+    .optional()
+    .meta({ description: 'The tax every invoice line of this item carries (an addition to section 2.4); absent: untaxed.' }),
   created_at: dateTime,
   updated_at: dateTime,
 });
@@ -251,6 +261,9 @@ export function serializeSubscription(row: SubscriptionRow): SubscriptionObject 
       product_info: { name: line.productName, ...present('description', line.productDescription) },
       product_id: line.productId,
       product_price_id: line.productPriceId,
+      ...(line.taxMode !== null && line.taxRate !== null
+        ? { tax: { ...present('category_id', line.taxCategoryId), mode: line.taxMode as (typeof TAX_MODES)[number], rate: Number(line.taxRate.toString()) } }
+        : {}),
       created_at: formatDateTime(line.createdAt),
       updated_at: formatDateTime(line.updatedAt),
     })),
