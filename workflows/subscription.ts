@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
@@ -65,6 +66,13 @@ const UNPAID_RECHECK_MS = 24 * 60 * 60 * 1000;
 /** Such looks one run makes before it continues as new. */
 const MAX_RECHECKS_PER_RUN = 60;
 
+/** How long a cycle whose invoice could not be finalized waits before it is tried again. */
+const BILLING_RETRY_MS = 24 * 60 * 60 * 1000;
+
+function isFinalizationRefusal(error: unknown): boolean {
+  return error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'FINALIZATION_FAILED';
+}
+
 export interface SubscriptionWorkflowInput {
   subscriptionId: string;
   /** Carried over by continue-as-new; a new run (create, restore) reads the row instead. */
@@ -123,6 +131,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   let awaiting: string | null = null;
   let dunningFor: string | null = null;
   let settledByHand = false;
+  let billingBlockedUntil = 0;
 
   /** Changes go one at a time: every write carries the next version, none is overtaken. */
   async function exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -247,10 +256,16 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     });
   }
 
+  /** What is due next, a cycle held back while its invoice cannot be finalized. */
+  function dueNext(): ReturnType<typeof nextDue> {
+    const due = nextDue(state);
+    return due && due.kind === 'bill' && billingBlockedUntil > due.at ? { ...due, at: billingBlockedUntil } : due;
+  }
+
   /** Whatever is due now, checked again under the lock (an Update may have changed it). */
   async function act(): Promise<boolean> {
     return exclusive(async () => {
-      const due = nextDue(state);
+      const due = dueNext();
       const now = Date.now();
       if (!due || due.at > now) return false;
       switch (due.kind) {
@@ -264,8 +279,18 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           await persist(startTrial(state, now));
           break;
         case 'bill': {
-          const { step, invoice } = billCycle(state, due.at, now);
-          await persist(step, invoice);
+          const { step, invoice } = billCycle(state, nextDue(state)!.at, now);
+          try {
+            await persist(step, invoice);
+          } catch (error) {
+            // Finalization refused the invoice (e.g. a taxed line and a customer whose address lost
+            // its country): nothing was written. The merchant can fix it; the cycle is tried daily.
+            if (!isFinalizationRefusal(error)) throw error;
+            log.warn('Cycle invoice could not be finalized; trying again later', { subscriptionId: state.id, error: String(error) });
+            billingBlockedUntil = now + BILLING_RETRY_MS;
+            return false;
+          }
+          billingBlockedUntil = 0;
           return true;
         }
       }
@@ -293,7 +318,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       await collect(next);
       continue;
     }
-    const due = nextDue(state);
+    const due = dueNext();
     if (due && due.at <= Date.now()) {
       if (await act()) cycles++;
       continue;

@@ -1,3 +1,4 @@
+import { subscriptionWorkflowId } from '../../domain/workflow-ids';
 import { startPlatform, type Platform } from '../support/platform';
 import { DAY, MINUTE, subscriptions, waitFor } from './fixtures';
 
@@ -102,5 +103,28 @@ describe('tax on subscription lines', () => {
         [first!.id, 360],
       ]),
     );
+  });
+
+  it('a cycle whose invoice cannot be finalized (the customer lost its country) waits and is billed once that is fixed; the workflow keeps running', async () => {
+    const { customerId } = await taxedPayer();
+    const priceId = await taxedPrice(1_000);
+    const startsAt = await s.soon();
+    const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1, tax: VAT }], starts_at: startsAt });
+    await s.sleep(2 * MINUTE);
+    await s.statusBecomes(created.id, 'ACTIVE');
+    await s.ok('customers/patch', { id: customerId, address: null });
+
+    await s.sleep(7 * DAY + 2 * MINUTE);
+    expect(await s.invoices(created.id)).toHaveLength(1);
+    expect((await s.client.workflow.getHandle(subscriptionWorkflowId(created.id)).describe()).status.name).toBe('RUNNING');
+    expect((await s.get(created.id)).status).toBe('ACTIVE');
+
+    await s.ok('customers/patch', { id: customerId, address: { country: 'DEU', city: 'Berlin' } });
+    await s.sleep(DAY);
+    const [, renewal] = await s.settled(created.id, 2);
+    // The period billed is the one that was due, from its own boundary.
+    const boundary = new Date(Date.parse(startsAt) + 7 * DAY).toISOString().slice(0, 10);
+    expect(renewal).toMatchObject({ billingReason: 'SUBSCRIPTION_CYCLE', totalAmount: 1_200, status: 'PAID' });
+    expect(renewal!.lineItems[0]!.description).toContain(boundary);
   });
 });
