@@ -217,9 +217,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         if (failure !== undefined) {
           // A collection that failed or was terminated says nothing about the money; the invoice
           // does. Still owed, it counts as unpaid: nothing will collect it now.
-          const now = await invoiceCollectionStatus({ invoiceId: invoice.id });
-          log.warn('Invoice collection ended without a result; going by the invoice', { invoiceId: invoice.id, status: now.status, failure: String(failure) });
-          result = { status: now.status };
+          const current = await invoiceCollectionStatus({ invoiceId: invoice.id });
+          log.warn('Invoice collection ended without a result; going by the invoice', { invoiceId: invoice.id, status: current.status, failure: String(failure) });
+          result = { status: current.status };
           break;
         }
         if (isTerminal(state.status)) {

@@ -1,18 +1,16 @@
 import { restoreSubscription } from '../../api/subscriptions/restore';
 import { ApiError } from '../../domain/errors';
 import { createAccount } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
-import { DAY, HOUR, MINUTE, subscriptions } from './fixtures';
+import type { Platform } from '../support/platform';
+import { DAY, HOUR, MINUTE, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
 
 let platform: Platform;
-let s: ReturnType<typeof subscriptions>;
+let s: SubscriptionSteps;
 
-beforeAll(async () => {
-  platform = await startPlatform();
-  s = subscriptions(platform);
+useSubscriptionPlatform((started, steps) => {
+  platform = started;
+  s = steps;
 });
-
-afterAll(() => platform?.stop());
 
 const micros = (iso: string) => iso.replace('Z', '000Z');
 

@@ -1,15 +1,13 @@
-import { startPlatform, type Platform } from '../support/platform';
-import { DAY, isoDay, MINUTE, subscriptions } from './fixtures';
+import type { Platform } from '../support/platform';
+import { DAY, isoDay, MINUTE, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
 
 let platform: Platform;
-let s: ReturnType<typeof subscriptions>;
+let s: SubscriptionSteps;
 
-beforeAll(async () => {
-  platform = await startPlatform();
-  s = subscriptions(platform);
+useSubscriptionPlatform((started, steps) => {
+  platform = started;
+  s = steps;
 });
-
-afterAll(() => platform?.stop());
 
 describe('billing cycles', () => {
   it('starts at once: PENDING, the SUBSCRIPTION_CREATE invoice is charged, ACTIVE', async () => {

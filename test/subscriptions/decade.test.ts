@@ -1,16 +1,11 @@
 import { subscriptionWorkflowId } from '../../domain/workflow-ids';
-import { startPlatform, type Platform } from '../support/platform';
-import { DAY, isoDay, subscriptions } from './fixtures';
+import { DAY, isoDay, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
 
-let platform: Platform;
-let s: ReturnType<typeof subscriptions>;
+let s: SubscriptionSteps;
 
-beforeAll(async () => {
-  platform = await startPlatform();
-  s = subscriptions(platform);
+useSubscriptionPlatform((_platform, steps) => {
+  s = steps;
 });
-
-afterAll(() => platform?.stop());
 
 /** Events in one run's history stay below this however long the subscription lives. */
 const HISTORY_BOUND = 1_000;

@@ -1,16 +1,14 @@
 import { invoiceCollectionWorkflowId, subscriptionWorkflowId } from '../../domain/workflow-ids';
-import { startPlatform, type Platform } from '../support/platform';
-import { DAY, GOOD, HARD, HOUR, MINUTE, SOFT, subscriptions } from './fixtures';
+import type { Platform } from '../support/platform';
+import { DAY, GOOD, HARD, HOUR, MINUTE, SOFT, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
 
 let platform: Platform;
-let s: ReturnType<typeof subscriptions>;
+let s: SubscriptionSteps;
 
-beforeAll(async () => {
-  platform = await startPlatform();
-  s = subscriptions(platform);
+useSubscriptionPlatform((started, steps) => {
+  platform = started;
+  s = steps;
 });
-
-afterAll(() => platform?.stop());
 
 /** An ACTIVE weekly subscription whose renewals will be charged on a soft-declining card. */
 async function renewingOnFailingCard(settings?: object) {

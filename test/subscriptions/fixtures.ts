@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { subscriptionWorkflowId } from '../../domain/workflow-ids';
 import type { SubscriptionState } from '../../domain/subscription-state';
 import { subscriptionStateQuery } from '../../workflows/subscription-messages';
-import type { Platform } from '../support/platform';
+import { startPlatform, type Platform } from '../support/platform';
 import { merchant, waitFor } from '../invoices-payments/fixtures';
 
 export { waitFor };
@@ -111,3 +111,18 @@ export function subscriptions(platform: Platform) {
 }
 
 export const isoDay = (at: Date | string) => (typeof at === 'string' ? at : at.toISOString()).slice(0, 10);
+
+export type SubscriptionSteps = ReturnType<typeof subscriptions>;
+
+/**
+ * A suite's platform, started before its tests and stopped after them: `ready` hands the
+ * platform and the subscription steps on it to the suite's own variables.
+ */
+export function useSubscriptionPlatform(ready: (platform: Platform, steps: SubscriptionSteps) => void): void {
+  let platform: Platform | undefined;
+  beforeAll(async () => {
+    platform = await startPlatform();
+    ready(platform, subscriptions(platform));
+  });
+  afterAll(() => platform?.stop());
+}

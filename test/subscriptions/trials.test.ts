@@ -1,15 +1,10 @@
-import { startPlatform, type Platform } from '../support/platform';
-import { DAY, MINUTE, subscriptions } from './fixtures';
+import { DAY, MINUTE, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
 
-let platform: Platform;
-let s: ReturnType<typeof subscriptions>;
+let s: SubscriptionSteps;
 
-beforeAll(async () => {
-  platform = await startPlatform();
-  s = subscriptions(platform);
+useSubscriptionPlatform((_platform, steps) => {
+  s = steps;
 });
-
-afterAll(() => platform?.stop());
 
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString().replace('Z', '000Z');
 

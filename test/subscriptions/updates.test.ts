@@ -1,16 +1,14 @@
 import { createSubscriptionActivities } from '../../activities/subscription';
-import { startPlatform, type Platform } from '../support/platform';
-import { DAY, MINUTE, subscriptions, waitFor } from './fixtures';
+import type { Platform } from '../support/platform';
+import { DAY, MINUTE, waitFor, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
 
 let platform: Platform;
-let s: ReturnType<typeof subscriptions>;
+let s: SubscriptionSteps;
 
-beforeAll(async () => {
-  platform = await startPlatform();
-  s = subscriptions(platform);
+useSubscriptionPlatform((started, steps) => {
+  platform = started;
+  s = steps;
 });
-
-afterAll(() => platform?.stop());
 
 /** The refunds of the subscription's invoices, once there are `count` of them. */
 function refundsOf(id: string, count: number) {
