@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { startPlatform, type Platform } from '../support/platform';
 import { waitFor } from './receiver';
 
@@ -124,5 +126,41 @@ describe('the answer', () => {
     expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'SUCCEEDED', response_status: 200 }] });
     expect(delivery.attempts[0].duration_ms).toBeLessThan(3000);
     await waitFor('the connection closed', () => closed);
+  });
+});
+
+describe('attempts recorded before the fixed vocabulary', () => {
+  it('are rewritten into it by their migration', async () => {
+    const receiver = await server((_req, res) => res.end());
+    const { id: deliveryId, endpoint_id, event_id } = await attemptTo(`http://127.0.0.1:${receiver.port}/hooks`);
+    const legacy = [
+      'TIMEOUT: no answer within 10000 ms',
+      'CONNECTION_ERROR: ECONNREFUSED',
+      'CONNECTION_ERROR: ENOTFOUND',
+      'CONNECTION_ERROR: EAI_AGAIN',
+      'CONNECTION_ERROR: DEPTH_ZERO_SELF_SIGNED_CERT',
+      'CONNECTION_ERROR: ERR_TLS_CERT_ALTNAME_INVALID',
+      'CONNECTION_ERROR: EHOSTUNREACH',
+      'CONNECTION_ERROR: getaddrinfo ENOTFOUND db.internal',
+      'HTTP_503',
+    ];
+    await platform.db.webhookDeliveryAttempt.createMany({
+      data: legacy.map((error, i) => ({ id: `what_legacy_${i}`, deliveryId, attempt: 10 + i, requestedAt: new Date(), responseStatus: error === 'HTTP_503' ? 503 : null, error, durationMs: 1 })),
+    });
+    const migration = readFileSync(join(__dirname, '../../prisma/migrations/20261124043141_webhook_attempt_error_vocabulary/migration.sql'), 'utf8');
+    await platform.db.$executeRawUnsafe(migration);
+    const [delivery] = (await ok('webhooks/list-deliveries', { endpoint_id, event_id })).items;
+    expect(delivery.attempts.map((a: { error?: string }) => a.error ?? null)).toEqual([
+      null,
+      'TIMEOUT',
+      'CONNECTION_REFUSED',
+      'DNS_ERROR',
+      'DNS_ERROR',
+      'TLS_ERROR',
+      'TLS_ERROR',
+      'CONNECTION_ERROR',
+      'CONNECTION_ERROR',
+      'HTTP_503',
+    ]);
   });
 });

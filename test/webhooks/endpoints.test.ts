@@ -114,7 +114,7 @@ describe('webhooks/create', () => {
       process.env.WEBHOOK_ALLOW_LOOPBACK = allowed;
     }
     expect((await create({ url: 'https://[::1]:8443/hooks' })).status).toBe(200);
-    expect((await create({ url: 'http://2130706433:9/hooks' })).body.url).toBe('http://127.0.0.1:9/hooks');
+    expect((await create({ url: 'http://2130706433:19/hooks' })).body.url).toBe('http://127.0.0.1:19/hooks');
     expect((await create({ url: 'https://[2606:4700:4700::1111]/hooks' })).status).toBe(200);
     expect((await create({ url: 'https://93.184.216.34/hooks' })).status).toBe(200);
   });
