@@ -4,7 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
 import { isSuccessStatus } from '../api/webhooks/schemas';
 import { DELIVERY_FAILURES, httpFailure, type DeliveryFailure } from '../domain/webhook-delivery-failure';
-import { destinationAllowed } from '../domain/webhook-destination';
+import { destinationAllowed, unbracketed } from '../domain/webhook-destination';
 
 /**
  * How much of a receiver's answer is read before the connection is closed: enough for any
@@ -53,7 +53,7 @@ export async function post(url: string, body: Buffer, signature: string, options
 
   let addresses: LookupAddress[];
   try {
-    addresses = await untilAborted((options.resolve ?? systemResolve)(target.hostname.replace(/^\[(.*)\]$/, '$1')), signal);
+    addresses = await untilAborted((options.resolve ?? systemResolve)(unbracketed(target.hostname)), signal);
   } catch {
     return answer(null, signal.aborted ? DELIVERY_FAILURES.TIMEOUT : DELIVERY_FAILURES.DNS_ERROR);
   }

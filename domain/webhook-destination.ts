@@ -16,9 +16,14 @@ export function destinationAllowed(address: string, allowLoopback: boolean): boo
  * and its subdomains (RFC 6761). Undefined for other names, which are checked when resolved.
  */
 export function literalHostScope(hostname: string): AddressScope | undefined {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const host = unbracketed(hostname).toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'LOOPBACK';
   return addressScope(host);
+}
+
+/** A URL host as the resolver takes it: an IPv6 literal without its brackets. */
+export function unbracketed(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
 const SCOPE_WORDS: Record<Exclude<AddressScope, 'PUBLIC'>, string> = {
