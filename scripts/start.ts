@@ -4,7 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { apiConfigFromEnv } from '../api/config';
 import { ensureUrlSigningKey } from '../api/files/config';
-import { ensureSecretsKey } from '../api/secrets/secrets-key';
+import { sealClearFingerprintKeys } from '../api/secrets/card-fingerprint-key';
+import { ensureSecretsKey, secretsKey } from '../api/secrets/secrets-key';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from '../worker/create-worker';
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
 
     const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
     stops.push(() => db.$disconnect());
+    const sealed = await sealClearFingerprintKeys(db, secretsKey());
+    if (sealed) log(`sealed the card fingerprint keys of ${sealed} account(s) with SECRETS_KEY`);
     const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
 
     const workerConnection = await NativeConnection.connect({ address: temporalAddress });
