@@ -66,11 +66,12 @@ describe('concurrent duplicates under one Idempotency-Key', () => {
     expect(await eventsFor(invoice.id, 'INVOICE_FINALIZATION_FAILED')).toHaveLength(1);
   });
 
-  it('invoices/delete: every duplicate gets the winner’s answer', async () => {
+  it('invoices/delete: every duplicate gets the winner’s answer, one InvoiceDeleted', async () => {
     const invoice = await draft();
     const results = await race('invoices/delete', { id: invoice.id }, `delete-${invoice.id}`);
     expectOneAnswer(results, 200);
-    expect(await platform.db.invoice.count({ where: { id: invoice.id } })).toBe(0);
+    expect(results[0]!.body).toEqual({ id: invoice.id, deleted: true });
+    expect(await eventsFor(invoice.id, 'INVOICE_DELETED')).toHaveLength(1);
   });
 
   it('webhooks/create: every duplicate gets the one endpoint and its once-shown secret', async () => {
