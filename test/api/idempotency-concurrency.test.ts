@@ -1,3 +1,5 @@
+import { merchant } from '../invoices-payments/fixtures';
+import { subscriptions, MINUTE } from '../subscriptions/fixtures';
 import { startPlatform, type Platform, type ApiResponse } from '../support/platform';
 
 let platform: Platform;
@@ -86,5 +88,34 @@ describe('concurrent duplicates under one Idempotency-Key', () => {
     const results = await race('coupons/create', { code: 'RACE-10', calculation_type: 'PERCENTAGE', calculation_value: 10 }, 'coupon-race');
     expectOneAnswer(results, 200);
     expect(await platform.db.coupon.count({ where: { code: 'RACE-10' } })).toBe(1);
+  });
+
+  it('invoices/pay: every duplicate gets the one payment, charged once', async () => {
+    const m = merchant(platform);
+    const customerId = await m.customer();
+    const instrumentId = await m.card(customerId, '4242424242424242');
+    const invoice = await m.openInvoice(customerId);
+    const results = await race('invoices/pay', { id: invoice.id, payment_instrument_id: instrumentId }, `pay-${invoice.id}`);
+    expectOneAnswer(results, 200);
+    expect(results[0]!.body.invoice.status).toBe('PAID');
+    expect(await platform.db.payment.count({ where: { invoiceId: invoice.id } })).toBe(1);
+    expect(await eventsFor(invoice.id, 'INVOICE_PAID')).toHaveLength(1);
+  });
+
+  it('subscriptions/cancel, a workflow Update outside our transactions: every duplicate gets the CANCELLED subscription', async () => {
+    const s = subscriptions(platform);
+    const { customerId } = await s.payer();
+    const created = await s.ok('subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: await s.price(1_000), quantity: 1 }],
+      starts_at: await s.soon(),
+    });
+    await s.sleep(2 * MINUTE);
+    await s.statusBecomes(created.id, 'ACTIVE');
+    const results = await race('subscriptions/cancel', { id: created.id, mode: 'IMMEDIATELY' }, `cancel-${created.id}`);
+    expectOneAnswer(results, 200);
+    expect(results[0]!.body.status).toBe('CANCELLED');
+    const cancelled = await platform.db.outboxEvent.findMany({ where: { eventType: 'SUBSCRIPTION_CANCELLED' } });
+    expect(cancelled.filter((row) => (row.data as { subscription?: { id: string } }).subscription?.id === created.id)).toHaveLength(1);
   });
 });
