@@ -23,5 +23,6 @@ export const cancelSubscription = authorizedProcedure
           ...options,
         }),
       ),
+      { holdKey: true },
     ),
   );
