@@ -8,6 +8,7 @@ import { createPaymentInstrumentActivities } from './payment-instruments';
 import { createReportExportActivities } from './report-export';
 import { createSettlementActivities } from './settlements';
 import { createSubscriptionActivities } from './subscription';
+import { createV1RestoreRequestActivities } from './v1-restore-requests';
 import { createWebhookDeliveryActivities } from './webhook-delivery';
 import { createWebhookKeyRotationActivities } from './webhook-key-rotation';
 
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createMonthlyStatementActivities(deps),
     ...createWebhookDeliveryActivities(deps),
     ...createWebhookKeyRotationActivities(deps),
+    ...createV1RestoreRequestActivities(deps),
   };
 }
 
