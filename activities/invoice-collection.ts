@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDependencies } from '.';
-import { collectionChargeKey, parsePayChargeKey, PAY_CLAIM_LEASE_MS } from '../api/invoices/payments/charge-keys';
+import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned } from '../api/invoices/payments/charge-keys';
 import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../api/invoices/payments/collect';
 import { lockInvoice } from '../api/invoices/payments/settle';
 import { canTransition } from '../domain/invoice-status';
@@ -97,7 +97,7 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
             if (!canTransition('chargeSucceeded', invoice.status)) return { done: invoice.status } as const;
             if (invoice.paymentInProgressId) {
               const manual = parsePayChargeKey(invoice.paymentInProgressId);
-              if (manual && Date.now() - manual.claimedAt > PAY_CLAIM_LEASE_MS) return { abandoned: manual } as const;
+              if (manual && payClaimAbandoned(manual, new Date())) return { abandoned: manual } as const;
               // A manual pay is charging right now: its outcome decides whether this attempt is needed.
               throw ApplicationFailure.retryable(`Invoice ${input.invoiceId} has a charge under way.`, 'PAYMENT_IN_PROGRESS');
             }

@@ -1,6 +1,6 @@
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
-import { eventsOf, merchant } from './fixtures';
+import { abandonedRefund, eventsOf, merchant } from './fixtures';
 
 let platform: Platform;
 let m: ReturnType<typeof merchant>;
@@ -21,27 +21,6 @@ async function paidInvoice(number = '4242424242424242') {
   const paid = await m.ok('invoices/pay', { id: invoice.id, payment_instrument_id: await m.card(customerId, number) });
   const payment = await platform.db.payment.findUniqueOrThrow({ where: { id: paid.payment.id } });
   return { invoice: paid.invoice, payment };
-}
-
-/** What a refund request that died after its first transaction leaves: the refund recorded and reserved, the provider not yet asked. */
-async function abandonedRefund(invoice: { id: string }, payment: { id: string; provider: string | null }, id: string, amount = 3_000) {
-  const at = new Date(Date.now() - 2 * 60 * 1000);
-  await platform.db.refund.create({
-    data: {
-      id,
-      accountId: platform.accountId,
-      invoiceId: invoice.id,
-      paymentId: payment.id,
-      amount,
-      status: 'PENDING',
-      provider: payment.provider!,
-      idempotencyKey: `${invoice.id}/refund/${id}`,
-      createdAt: at,
-      updatedAt: at,
-    },
-  });
-  await platform.db.payment.update({ where: { id: payment.id }, data: { refundedAmount: { increment: amount } } });
-  await platform.db.invoice.update({ where: { id: invoice.id }, data: { amountRefunded: { increment: amount } } });
 }
 
 const providerRefunds = (chargeId: string) => platform.db.sandboxProviderRefund.findMany({ where: { chargeId }, orderBy: { id: 'asc' } });
@@ -133,7 +112,7 @@ describe('invoices/refund', () => {
 
   it('finishes a refund whose request died after recording it, without refunding twice', async () => {
     const { invoice, payment } = await paidInvoice();
-    await abandonedRefund(invoice, payment, 'rfnd_abandoned');
+    await abandonedRefund(platform, invoice, payment, 'rfnd_abandoned');
 
     const next = await refund({ id: invoice.id });
     expect(next.body.refund.amount).toBe(7_000);
@@ -146,7 +125,7 @@ describe('invoices/refund', () => {
   it('a key that cannot see the invoice gets 404 and finishes none of its abandoned refunds', async () => {
     const { invoice, payment } = await paidInvoice();
     expect(invoice.channel_id).toBe(platform.channelIds[0]);
-    await abandonedRefund(invoice, payment, 'rfnd_other_channel');
+    await abandonedRefund(platform, invoice, payment, 'rfnd_other_channel');
     const bound = await createOperatorApiKey(platform.db, { accountId: platform.accountId, name: 'channel two', channelIds: [platform.channelIds[1]] });
 
     const res = await refund({ id: invoice.id }, { secret: bound.secret });
