@@ -1,6 +1,7 @@
 import { Context, heartbeat, log } from '@temporalio/activity';
 import type { ActivityDependencies } from '.';
 import { abandonedPayClaims, finishClaimedCharge, type CollectDependencies } from '../api/invoices/payments/collect';
+import type { Settlement } from '../api/invoices/payments/settle';
 import { signalInvoicePaid } from '../api/invoices/payments/paid-signals';
 import { abandonedRefunds, finishRefund } from '../api/invoices/payments/refunds';
 import { createChargeActivities } from './charge';
@@ -41,21 +42,30 @@ export function createPaymentSweepActivities(deps: ActivityDependencies & { prov
       const refundIds = await abandonedRefunds(db, now, { take: limit });
       const result: PaymentSweepResult = { charges: 0, refunds: 0, failed: 0, more: false };
       for (const { invoiceId, claim } of claims) {
+        heartbeat(result);
+        let settlement: Settlement;
         try {
-          const settlement = await finishClaimedCharge(
+          settlement = await finishClaimedCharge(
             collect,
             { invoiceId, key: claim.key, instrumentId: claim.instrumentId, origin: { kind: 'pay' } },
             (work) => db.$transaction(work),
           );
           result.charges++;
-          if (settlement.applied) await signalInvoicePaid(Context.current().client, settlement.invoice);
         } catch (error) {
           result.failed++;
           log.warn('Abandoned invoice charge not finished; the next sweep retries it', { invoiceId, error: String(error) });
+          continue;
         }
-        heartbeat(result);
+        // The settlement is committed: a signal that cannot be sent is logged, not retried (a
+        // dunning still ends at its next attempt, which re-reads the invoice).
+        if (settlement.applied) {
+          await signalInvoicePaid(Context.current().client, settlement.invoice).catch((error: unknown) =>
+            log.warn('Invoice paid by the sweep; signal not sent', { invoiceId, error: String(error) }),
+          );
+        }
       }
       for (const refundId of refundIds) {
+        heartbeat(result);
         try {
           await finishRefund(db, refundId, (work) => db.$transaction(work), () => new Date());
           result.refunds++;
@@ -63,7 +73,6 @@ export function createPaymentSweepActivities(deps: ActivityDependencies & { prov
           result.failed++;
           log.warn('Abandoned refund not finished; the next sweep retries it', { refundId, error: String(error) });
         }
-        heartbeat(result);
       }
       result.more = result.failed === 0 && (claims.length === limit || refundIds.length === limit);
       return result;
