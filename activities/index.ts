@@ -5,6 +5,7 @@ import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createInvoiceCollectionActivities } from './invoice-collection';
 import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
+import { createPaymentSweepActivities } from './payment-sweep';
 import { createReportExportActivities } from './report-export';
 import { createSettlementActivities } from './settlements';
 import { createSubscriptionActivities } from './subscription';
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
     ...createInvoiceCollectionActivities(deps),
+    ...createPaymentSweepActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createReportExportActivities(deps),
     ...createSettlementActivities(deps),

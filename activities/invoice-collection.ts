@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDependencies } from '.';
-import { collectionChargeKey, parsePayChargeKey, PAY_CLAIM_LEASE_MS } from '../api/invoices/payments/charge-keys';
+import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned } from '../api/invoices/payments/charge-keys';
 import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../api/invoices/payments/collect';
 import { lockInvoice } from '../api/invoices/payments/settle';
 import { canTransition } from '../domain/invoice-status';
@@ -76,7 +76,8 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
     /**
      * One charge of the invoice (docs/dunning.md): claims the invoice's charge guard under the
      * attempt's deterministic key, charges and settles. Retried by Temporal after any crash: a
-     * claim already held under this key is resumed, so the attempt charges at most once.
+     * claim already held under this key is resumed, so the attempt charges at most once, and an
+     * attempt already settled answers with its recorded outcome, so it is announced once.
      */
     async attemptInvoiceCollection(input: AttemptInput): Promise<AttemptResult> {
       const key = collectionChargeKey(input.invoiceId, input.attempt);
@@ -86,10 +87,17 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
           const invoice = await lockInvoice(tx, input.invoiceId);
           if (!invoice) return { done: 'MISSING' } as const;
           if (invoice.paymentInProgressId !== key) {
+            if (invoice.collectionAttemptsSettled > input.attempt) {
+              const payment = await tx.payment.findUnique({
+                where: { accountId_idempotencyKey: { accountId: invoice.accountId, idempotencyKey: key } },
+                select: { id: true },
+              });
+              return { settled: invoice.status, paymentId: payment?.id } as const;
+            }
             if (!canTransition('chargeSucceeded', invoice.status)) return { done: invoice.status } as const;
             if (invoice.paymentInProgressId) {
               const manual = parsePayChargeKey(invoice.paymentInProgressId);
-              if (manual && Date.now() - manual.claimedAt > PAY_CLAIM_LEASE_MS) return { abandoned: manual } as const;
+              if (manual && payClaimAbandoned(manual, new Date())) return { abandoned: manual } as const;
               // A manual pay is charging right now: its outcome decides whether this attempt is needed.
               throw ApplicationFailure.retryable(`Invoice ${input.invoiceId} has a charge under way.`, 'PAYMENT_IN_PROGRESS');
             }
@@ -98,6 +106,7 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
           return { instrumentId: await collectionInstrument(tx, invoice, key) } as const;
         });
         if ('done' in step) return { status: step.done!, retry: false };
+        if ('settled' in step) return resultOf(step.settled!, input.retriesLeft, step.paymentId);
         if ('abandoned' in step) {
           // A manual pay whose process died: finish it first; it may well have paid the invoice.
           const manual = step.abandoned!;
@@ -113,12 +122,12 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
           { invoiceId: input.invoiceId, key, instrumentId: step.instrumentId, origin },
           (work) => db.$transaction(work),
         );
-        return {
-          status: settlement.invoice.status,
-          retry: settlement.invoice.status === 'DUNNING' && input.retriesLeft > 0,
-          ...(settlement.payment.id ? { paymentId: settlement.payment.id } : {}),
-        };
+        return resultOf(settlement.invoice.status, input.retriesLeft, settlement.payment.id);
       }
     },
   };
+}
+
+function resultOf(status: string, retriesLeft: number, paymentId: string | undefined): AttemptResult {
+  return { status, retry: status === 'DUNNING' && retriesLeft > 0, ...(paymentId ? { paymentId } : {}) };
 }
