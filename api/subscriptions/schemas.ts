@@ -72,7 +72,10 @@ export const createSubscriptionRequest = z.strictObject({
 export const cancelSubscriptionRequest = z.strictObject({
   id: subscriptionId,
   channel_id: channelIdField,
-  mode: z.enum(CANCELLATION_MODES).meta({ description: 'IMMEDIATELY, or PERIOD_END: at the end of the current period (the trial’s end while TRIALING).' }),
+  mode: z
+    .enum(CANCELLATION_MODES)
+    .optional()
+    .meta({ description: 'Left out (or IMMEDIATELY): cancels now, as section 3 says. PERIOD_END: at the end of the current period (the trial’s end while TRIALING).' }),
   reason: cancellationReason
     .exclude(['DUNNING_EXHAUSTED'])
     .optional()
