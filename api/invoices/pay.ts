@@ -74,7 +74,9 @@ async function claimCharge(ctx: AuthorizedContext, input: z.output<typeof payInv
         status: instrument.status,
       });
     }
-    if (row.collectionMethod === 'SEND_INVOICE' && row.dueAt) {
+    // A sent invoice in DUNNING is past due but still being collected (a subscription's grace): it
+    // takes payment until its collection gives up, as an automatic one does.
+    if (row.collectionMethod === 'SEND_INVOICE' && row.dueAt && row.status !== 'DUNNING') {
       const payableUntil = new Date(row.dueAt.getTime() + PAY_AFTER_DUE_DAYS * DAY_MS);
       if (now > payableUntil) {
         throw new ApiError(
@@ -123,8 +125,9 @@ export const payInvoice = authorizedProcedure
       );
       return { invoice, payment };
     });
-    // After the commit, so a dunning run wakes to read PAID; a replay signals again, harmlessly.
-    if (result.invoice.status === 'PAID' && result.invoice.collection_method === 'CHARGE_AUTOMATICALLY') {
+    // After the commit, so a collection run wakes to read PAID (a subscription's sent invoices have
+    // one too, waiting for the due date); a replay signals again, harmlessly.
+    if (result.invoice.status === 'PAID' && (result.invoice.collection_method === 'CHARGE_AUTOMATICALLY' || result.invoice.subscription_id)) {
       await signalInvoiceStatusChanged(ctx.temporal, input.id);
     }
     if (result.invoice.status === 'PAID' && result.invoice.subscription_id) {
