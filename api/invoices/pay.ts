@@ -73,7 +73,9 @@ async function claimCharge(ctx: AuthorizedContext, input: z.output<typeof payInv
         status: instrument.status,
       });
     }
-    if (row.collectionMethod === 'SEND_INVOICE' && row.dueAt) {
+    // A sent invoice in DUNNING is past due but still being collected (a subscription's grace): it
+    // takes payment until its collection gives up, as an automatic one does.
+    if (row.collectionMethod === 'SEND_INVOICE' && row.dueAt && row.status !== 'DUNNING') {
       const payableUntil = new Date(row.dueAt.getTime() + PAY_AFTER_DUE_DAYS * DAY_MS);
       if (now > payableUntil) {
         throw new ApiError(

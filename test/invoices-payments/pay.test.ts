@@ -140,6 +140,14 @@ describe('invoices/pay refusals (422)', () => {
     expect((await pay({ id: automatic.id, payment_instrument_id: instrumentId })).body.invoice.status).toBe('PAID');
   });
 
+  it('a SEND_INVOICE invoice in DUNNING (a subscription\'s grace after its due date) is still payable more than 30 days past due_at', async () => {
+    const customerId = await m.customer();
+    const instrumentId = await m.card(customerId, '4242424242424242');
+    const inDunning = await m.openInvoice(customerId, { collection_method: 'SEND_INVOICE' });
+    await platform.db.invoice.update({ where: { id: inDunning.id }, data: { dueAt: new Date(Date.now() - 31 * DAY), status: 'DUNNING' } });
+    expect((await pay({ id: inDunning.id, payment_instrument_id: instrumentId })).body.invoice.status).toBe('PAID');
+  });
+
   it('OPEN_PAYMENT_LIMIT_REACHED while another charge holds the invoice', async () => {
     const customerId = await m.customer();
     const instrumentId = await m.card(customerId, '4242424242424242');

@@ -10,6 +10,7 @@ import type { InvoiceObject } from '../schemas';
  */
 export async function signalInvoicePaid(temporal: Client, invoice: InvoiceObject): Promise<void> {
   if (invoice.status !== 'PAID') return;
-  if (invoice.collection_method === 'CHARGE_AUTOMATICALLY') await signalInvoiceStatusChanged(temporal, invoice.id);
+  // A subscription's sent invoice has a collection run too, waiting for its due date.
+  if (invoice.collection_method === 'CHARGE_AUTOMATICALLY' || invoice.subscription_id) await signalInvoiceStatusChanged(temporal, invoice.id);
   if (invoice.subscription_id) await signalSubscriptionInvoiceSettled(temporal, invoice.subscription_id, invoice.id);
 }
