@@ -431,7 +431,34 @@ describe('reports/create', () => {
     expect(await constraint({ report_type: 'INVOICES', date_from: TO, date_to: FROM }, 'date_to')).toMatchObject({ type: 'MIN' });
     expect(await constraint({ report_type: 'INVOICES', date_from: '2025-01-01T00:00:00Z', date_to: '2026-01-02T00:00:00.001Z' }, 'date_to')).toMatchObject({ type: 'MAX' });
     expect(await constraint({ report_type: 'PAYMENTS', date_from: FROM, date_to: TO }, 'report_type')).toMatchObject({ type: 'ENUM' });
-    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-01-01', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-01-01T00:00:00+01:00', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-02-30', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026/01/01', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-01-01' }, 'date_to')).toMatchObject({ type: 'MIN' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2025-01-01', date_to: '2026-01-03' }, 'date_to')).toMatchObject({ type: 'MAX' });
+  });
+
+  it('takes dates YYYY-MM-DD (section 1) as UTC midnight, from inclusive and to exclusive, and shows them as date-times', async () => {
+    const res = await platform.call('/v2/reports/create', { report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-02-01' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ date_from: FROM, date_to: TO });
+    const stored = await platform.db.report.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect([stored.dateFrom.toISOString(), stored.dateTo.toISOString()]).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
+    const byDates = await r.csvOf({ report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-02-01' });
+    const byDateTimes = await r.csvOf({ report_type: 'INVOICES', date_from: FROM, date_to: TO });
+    expect(byDates.rows.map((row) => row.id)).toEqual(byDateTimes.rows.map((row) => row.id));
+    const mixed = await platform.call('/v2/reports/create', { report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-01-15T12:00:00Z' });
+    expect(mixed.body).toMatchObject({ date_from: FROM, date_to: '2026-01-15T12:00:00.000000Z' });
+  });
+
+  it('shows both forms of the bounds in the OpenAPI document', async () => {
+    const document = (await (await fetch(`${platform.baseUrl}/openapi.json`)).json()) as any;
+    const ref = document.paths['/v2/reports/create'].post.requestBody.content['application/json'].schema;
+    const schema = ref.$ref ? document.components.schemas[ref.$ref.split('/').pop()] : ref;
+    for (const field of ['date_from', 'date_to']) {
+      const formats = (schema.properties[field].anyOf ?? schema.properties[field].oneOf).map((branch: any) => branch.format);
+      expect({ field, formats: formats.sort() }).toEqual({ field, formats: ['date', 'date-time'] });
+    }
   });
 
   it('needs the list permission of the report type', async () => {
