@@ -1,6 +1,7 @@
-import { reportPages, type ReportScope } from '../../activities/report-export';
+import Papa from 'papaparse';
+import { reportCsv, reportPages, type ReportScope } from '../../activities/report-export';
 import { storedFileUrl } from '../../api/files/stored-file-url';
-import type { Cell } from '../../domain/report-columns';
+import { FREE_TEXT_COLUMNS, SUBSCRIPTION_REPORT_COLUMNS, type Cell } from '../../domain/report-columns';
 import { newId } from '../../domain/ids';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
@@ -363,6 +364,73 @@ describe('SUBSCRIPTIONS report', () => {
     });
   });
 });
+
+describe('formula injection', () => {
+  it('escapes free text a merchant or customer typed, never ids, enums, amounts or date-times', async () => {
+    const customer = await r.ok('customers/create', {
+      type: 'INDIVIDUAL',
+      email: '-2+3@example.com',
+      first_name: '=HYPERLINK("http://evil.example","x")',
+      last_name: '@SUM(A1)',
+      phone: '+442071234567',
+      address: { line1: '@home', line2: '=2', city: '+City', postal_code: '-1', state: 'Plain', country: 'GBR' },
+      channel_id: platform.channelIds[0],
+    });
+    const invoice = await r.ok('invoices/create', {
+      customer_id: customer.id,
+      currency: 'EUR',
+      line_items: [{ amount: 500, description: '=cmd|/C calc!A0', quantity: 1 }],
+      notes: '+1+1',
+      merchant_reference: '-PO',
+    });
+    await setCreatedAt(platform, 'invoices', invoice.id, '2026-06-10T00:00:00Z');
+    const { rows, errors } = await r.csvOf({ report_type: 'INVOICES', date_from: '2026-06-01', date_to: '2026-07-01' });
+    expect(errors).toEqual([]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: invoice.id,
+      notes: "'+1+1",
+      merchant_reference: "'-PO",
+      customer_first_name: '\'=HYPERLINK("http://evil.example","x")',
+      customer_last_name: "'@SUM(A1)",
+      customer_email: "'-2+3@example.com",
+      customer_phone: '+442071234567',
+      customer_address_line1: "'@home",
+      customer_address_line2: "'=2",
+      customer_address_city: "'+City",
+      customer_address_postal_code: "'-1",
+      customer_address_state: 'Plain',
+      line_item_description: "'=cmd|/C calc!A0",
+      line_item_amount: '500',
+      total_amount: '500',
+    });
+  });
+
+  it('leaves a negative amount and every column outside the free-text ones as they are', async () => {
+    const row = subscriptionRowOfFormulae();
+    let text = '';
+    for await (const chunk of reportCsv('SUBSCRIPTIONS', (async function* () { yield [row]; })())) text += chunk;
+    const [header, line] = Papa.parse<string[]>(text.trimEnd()).data;
+    const written = Object.fromEntries(header!.map((column, index) => [column, line![index]]));
+    for (const [index, column] of SUBSCRIPTION_REPORT_COLUMNS.entries()) {
+      const value = row[index] === null ? '' : String(row[index]);
+      const free = FREE_TEXT_COLUMNS.SUBSCRIPTIONS.includes(column);
+      expect({ column, written: written[column] }).toEqual({ column, written: free && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value });
+    }
+    expect(written).toMatchObject({ trial_info_amount: '-100', line_item_amount: '-5', description: "'-desc", cancellation_info_comment: "'=1" });
+  });
+});
+
+/** A subscription row whose every cell starts with a formula character, amounts negative. */
+function subscriptionRowOfFormulae(): Cell[] {
+  const row = SUBSCRIPTION_REPORT_COLUMNS.map((column, index): Cell => (index % 3 === 0 ? `-${column}` : `=${column}`));
+  const set = (column: (typeof SUBSCRIPTION_REPORT_COLUMNS)[number], value: Cell) => (row[SUBSCRIPTION_REPORT_COLUMNS.indexOf(column)] = value);
+  set('trial_info_amount', -100);
+  set('line_item_amount', -5);
+  set('description', '-desc');
+  set('cancellation_info_comment', '=1');
+  return row;
+}
 
 describe('keyset paging', () => {
   async function collect(scope: ReportScope, size: number) {
