@@ -1,0 +1,29 @@
+/**
+ * How settlement and monthly-statement runs split a day or month (docs/settlements.md, "The
+ * Schedule and the workflow"): an activity takes the next batch of records after a cursor, so
+ * a run's history grows with batches, never with records, and a run continues as new after a
+ * number of batches, so no history grows without bound whatever the day holds.
+ */
+
+/** Settlements or statements per batch activity: a few minutes of files at most. */
+export const RECORDS_PER_BATCH = 100;
+
+/** The most a caller may ask of one batch: bounds what one activity holds and reports. */
+export const MAX_RECORDS_PER_BATCH = 1_000;
+
+/** Batches per run before it continues as new: a few hundred history events per run. */
+export const BATCHES_PER_RUN = 50;
+
+/** Records of a day or month handled at once inside a batch: the load put on the database. */
+export const BATCH_CONCURRENCY = 8;
+
+/** What a batch activity takes: the records with an id after `after`, at most `limit` of them. */
+export interface BatchCursor {
+  /** The last id of the previous batch; null for the first batch. */
+  after: string | null;
+  limit: number;
+}
+
+export function isBatchLimit(limit: number): boolean {
+  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_RECORDS_PER_BATCH;
+}
