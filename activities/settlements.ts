@@ -1,7 +1,7 @@
 import { heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { newId } from '../domain/ids';
-import { BATCH_CONCURRENCY, isBatchLimit, MAX_RECORDS_PER_BATCH, type BatchCursor } from '../domain/settlement-batches';
+import { forEachConcurrently, inChunks, isBatchLimit, MAX_RECORDS_PER_BATCH, type BatchCursor } from '../domain/settlement-batches';
 import { exactNumber } from '../domain/payments';
 import { addDays, isDay, startOfDay, utcDayOf } from '../domain/settlement-dates';
 import { SETTLEMENT_FILE_TYPES, settlementFileKey, type SettlementFileStatus, type SettlementFileType } from '../domain/settlement-files';
@@ -59,15 +59,6 @@ export interface SettlementActivityDependencies {
   storage?: FileStorage;
 }
 
-/** Rows written per statement: keeps a day of any size under PostgreSQL's bind-parameter limit. */
-const WRITE_CHUNK = 1_000;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let next = 0; next < items.length; next += size) out.push(items.slice(next, next + size));
-  return out;
-}
-
 /** The reason a FAILED file keeps: the failure type first when there is one (docs/settlements.md, "File status"). */
 function failureReason(error: unknown): string {
   if (error instanceof ApplicationFailure && error.type) return `${error.type}: ${error.message}`;
@@ -113,7 +104,7 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
     const openedAt = await db.$transaction(
       async (tx) => {
         const now = new Date();
-        for (const chunk of chunks(assigned, WRITE_CHUNK)) {
+        for (const chunk of inChunks(assigned)) {
           await tx.settlement.createMany({
             data: chunk.map((total) => ({
               id: newId('settlement'),
@@ -136,7 +127,7 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
           });
         }
         const ids = (await tx.settlement.findMany({ where: ofDay(day), select: { id: true }, orderBy: { id: 'asc' } })).map((row) => row.id);
-        for (const chunk of chunks(ids, WRITE_CHUNK)) {
+        for (const chunk of inChunks(ids)) {
           await tx.settlementFile.createMany({
             data: chunk.flatMap((settlementId) =>
               SETTLEMENT_FILE_TYPES.map((type) => ({ id: newId('settlementFile'), settlementId, type, status: 'PROCESSING', createdAt: now, updatedAt: now })),
@@ -257,19 +248,15 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
       const batch = await batchOf(input);
       const files = batch.flatMap((settlement) => settlement.files.map(({ type }) => ({ settlementId: settlement.id, type: type as SettlementFileType })));
       const failures: unknown[] = [];
-      let next = 0;
-      async function builder(): Promise<void> {
-        for (let file = files[next++]; file; file = files[next++]) {
-          try {
-            await buildFile(file.settlementId, file.type);
-          } catch (error) {
-            if (error instanceof ApplicationFailure && error.nonRetryable) await failFile(file.settlementId, file.type, failureReason(error));
-            else failures.push(error);
-          }
-          heartbeat();
+      await forEachConcurrently(files, async (file) => {
+        try {
+          await buildFile(file.settlementId, file.type);
+        } catch (error) {
+          if (error instanceof ApplicationFailure && error.nonRetryable) await failFile(file.settlementId, file.type, failureReason(error));
+          else failures.push(error);
         }
-      }
-      await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, files.length) }, builder));
+        heartbeat();
+      });
       if (failures.length > 0) {
         throw ApplicationFailure.retryable(`${failures.length} of ${files.length} settlement files failed; first: ${failureReason(failures[0])}`, 'SETTLEMENT_FILES_FAILED');
       }

@@ -27,3 +27,21 @@ export interface BatchCursor {
 export function isBatchLimit(limit: number): boolean {
   return Number.isInteger(limit) && limit >= 1 && limit <= MAX_RECORDS_PER_BATCH;
 }
+
+/** Rows written per statement: keeps a day or month of any size under PostgreSQL's bind-parameter limit. */
+export const WRITE_CHUNK = 1_000;
+
+export function inChunks<T>(items: readonly T[], size = WRITE_CHUNK): T[][] {
+  const chunks: T[][] = [];
+  for (let next = 0; next < items.length; next += size) chunks.push(items.slice(next, next + size));
+  return chunks;
+}
+
+/** Calls `each` on every item, at most `BATCH_CONCURRENCY` at once. */
+export async function forEachConcurrently<T>(items: readonly T[], each: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < items.length) await each(items[next++]!);
+  }
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
+}

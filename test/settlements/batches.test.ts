@@ -1,7 +1,4 @@
 import { text } from 'node:stream/consumers';
-import type { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
 import { createSettlementActivities } from '../../activities/settlements';
 import { fileStorageFromEnv } from '../../activities/storage/config';
 import type { FileStorage } from '../../activities/storage/file-storage';
@@ -9,7 +6,7 @@ import { TASK_QUEUE } from '../../domain/workflow-ids';
 import { createAccount, createChannel } from '../../scripts/operator/accounts';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';
 import { startPlatform, type Platform } from '../support/platform';
-import { bookedPayment } from './fixtures';
+import { bookedPayment, executeInRuns, storageFailing, withActivities } from './fixtures';
 
 let platform: Platform;
 let channelId: string;
@@ -44,23 +41,9 @@ afterAll(() => platform?.stop());
 
 let runs = 0;
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-
-/** Runs the day to the end and returns its result with the history length of each run it took. */
-async function settleInRuns(day: string, options: { batchSize: number; batchesPerRun: number }, taskQueue = TASK_QUEUE) {
+function settleInRuns(day: string, options: { batchSize: number; batchesPerRun: number }, taskQueue = TASK_QUEUE) {
   runs += 1;
-  const workflowId = `test/settlement-batches/${day}/${runs}`;
-  const client = platform.env.client.workflow;
-  const handle = await client.start('settlementWorkflow', { taskQueue, workflowId, args: [{ day, ...options }] });
-  const result = await handle.result();
-  const historyLengths: number[] = [];
-  let runId: string | null | undefined = handle.firstExecutionRunId;
-  while (runId) {
-    const events: HistoryEvent[] = (await client.getHandle(workflowId, runId).fetchHistory()).events ?? [];
-    historyLengths.push(events.length);
-    runId = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
-  }
-  return { result, historyLengths };
+  return executeInRuns(platform, 'settlementWorkflow', `test/settlement-batches/${day}/${runs}`, [{ day, ...options }], taskQueue);
 }
 
 async function settlementsOf(day: string) {
@@ -102,65 +85,29 @@ describe('settling a day in batches', () => {
 
   it('a batch retried after one file failed builds only that file again and counts each file once', async () => {
     const settlements = await bookDay('2026-05-03', CURRENCIES.slice(0, 3));
-    const real = fileStorageFromEnv();
-    const writes: string[] = [];
-    let failed: string | undefined;
-    const flaky: FileStorage = {
-      read: (key) => real.read(key),
-      remove: (key) => real.remove(key),
-      async write(key, body) {
-        writes.push(key);
-        // The third file written fails once, as a storage outage would.
-        if (writes.length === 3) {
-          failed = key;
-          throw new Error('storage unavailable');
-        }
-        return real.write(key, body);
-      },
-    };
-    const { result, historyLengths } = await withWorker(flaky, (taskQueue) => settleInRuns('2026-05-03', { batchSize: 100, batchesPerRun: 50 }, taskQueue));
+    // The third file written fails once, as a storage outage would.
+    const { storage: flaky, writes } = storageFailing((_key, writes) => writes.length === 3);
+    const { result, historyLengths } = await withActivities(platform, createSettlementActivities({ db: platform.db, storage: flaky }), (taskQueue) => settleInRuns('2026-05-03', { batchSize: 100, batchesPerRun: 50 }, taskQueue));
 
     expect(result).toEqual({ day: '2026-05-03', settlements, filesSucceeded: 2 * settlements, filesFailed: 0, unassignedLines: 0 });
     expect(historyLengths).toHaveLength(1);
     expect(writes).toHaveLength(2 * settlements + 1);
-    expect(writes.filter((key) => key === failed)).toHaveLength(2);
+    expect(writes.filter((key) => key === writes[2])).toHaveLength(2);
     expect(new Set(writes).size).toBe(2 * settlements);
     await expectEveryFileBuilt('2026-05-03');
   });
 
   it('a batch failing every attempt marks only its unbuilt files FAILED; the next run of the day builds them', async () => {
     const settlements = await bookDay('2026-05-04', CURRENCIES.slice(0, 2));
-    const real = fileStorageFromEnv();
-    let broken: string | undefined;
-    const failing: FileStorage = {
-      read: (key) => real.read(key),
-      remove: (key) => real.remove(key),
-      async write(key, body) {
-        broken ??= key;
-        if (key === broken) throw new Error('disk full');
-        return real.write(key, body);
-      },
-    };
-    const { result } = await withWorker(failing, (taskQueue) => settleInRuns('2026-05-04', { batchSize: 3, batchesPerRun: 50 }, taskQueue));
+    // The first file written fails every time.
+    const { storage: failing } = storageFailing((key, writes) => key === writes[0]);
+    const { result } = await withActivities(platform, createSettlementActivities({ db: platform.db, storage: failing }), (taskQueue) => settleInRuns('2026-05-04', { batchSize: 3, batchesPerRun: 50 }, taskQueue));
     expect(result).toEqual({ day: '2026-05-04', settlements, filesSucceeded: 2 * settlements - 1, filesFailed: 1, unassignedLines: 0 });
     const files = (await settlementsOf('2026-05-04')).flatMap((settlement) => settlement.files);
-    expect(files.filter((file) => file.status === 'FAILED').map((file) => [file.storageKey, file.failureReason])).toEqual([[null, expect.stringMatching(/^SETTLEMENT_FILES_FAILED: 1 of \d+ settlement files failed; first: disk full$/)]]);
+    expect(files.filter((file) => file.status === 'FAILED').map((file) => [file.storageKey, file.failureReason])).toEqual([[null, expect.stringMatching(/^SETTLEMENT_FILES_FAILED: 1 of \d+ settlement files failed; first: storage refused settlements\/sttl_\S+$/)]]);
 
     const again = await settleInRuns('2026-05-04', { batchSize: 3, batchesPerRun: 50 });
     expect(again.result).toEqual({ day: '2026-05-04', settlements: 1, filesSucceeded: 1, filesFailed: 0, unassignedLines: 0 });
     await expectEveryFileBuilt('2026-05-04');
   });
 });
-
-/** A worker of its own queue whose settlement activities write to `storage`; the rest as the platform's. */
-async function withWorker<T>(storage: FileStorage, run: (taskQueue: string) => Promise<T>): Promise<T> {
-  const taskQueue = `settlement-batches-${runs}`;
-  const worker = await Worker.create({
-    connection: platform.env.nativeConnection,
-    taskQueue,
-    activities: { ...createActivities({ db: platform.db }), ...createSettlementActivities({ db: platform.db, storage }) },
-    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
-    maxCachedWorkflows: 0,
-  });
-  return worker.runUntil(run(taskQueue));
-}
