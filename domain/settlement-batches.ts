@@ -37,11 +37,20 @@ export function inChunks<T>(items: readonly T[], size = WRITE_CHUNK): T[][] {
   return chunks;
 }
 
-/** Calls `each` on every item, at most `BATCH_CONCURRENCY` at once. */
+/**
+ * Calls `each` on every item, at most `BATCH_CONCURRENCY` at once. Every item is tried even when
+ * some fail, and nothing is left running when it returns; then the first failure is thrown, so
+ * a retry of the batch finds every item done or not, never one still under way.
+ */
 export async function forEachConcurrently<T>(items: readonly T[], each: (item: T) => Promise<void>): Promise<void> {
+  const failures: unknown[] = [];
   let next = 0;
   async function worker(): Promise<void> {
-    while (next < items.length) await each(items[next++]!);
+    while (next < items.length) {
+      const item = items[next++]!;
+      await each(item).catch((error: unknown) => failures.push(error));
+    }
   }
   await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
+  if (failures.length > 0) throw failures[0];
 }
