@@ -258,7 +258,8 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
         heartbeat();
       });
       if (failures.length > 0) {
-        throw ApplicationFailure.retryable(`${failures.length} of ${files.length} settlement files failed; first: ${failureReason(failures[0])}`, 'SETTLEMENT_FILES_FAILED');
+        const first = failureReason(failures[0]);
+        throw ApplicationFailure.retryable(`${failures.length} of ${files.length} settlement files failed; first: ${first}`, 'SETTLEMENT_FILES_FAILED');
       }
       return outcomeOf(batch, input);
     },

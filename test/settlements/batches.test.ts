@@ -87,7 +87,9 @@ describe('settling a day in batches', () => {
     const settlements = await bookDay('2026-05-03', CURRENCIES.slice(0, 3));
     // The third file written fails once, as a storage outage would.
     const { storage: flaky, writes } = storageFailing((_key, writes) => writes.length === 3);
-    const { result, historyLengths } = await withActivities(platform, createSettlementActivities({ db: platform.db, storage: flaky }), (taskQueue) => settleInRuns('2026-05-03', { batchSize: 100, batchesPerRun: 50 }, taskQueue));
+    const { result, historyLengths } = await withActivities(platform, createSettlementActivities({ db: platform.db, storage: flaky }), (taskQueue) =>
+      settleInRuns('2026-05-03', { batchSize: 100, batchesPerRun: 50 }, taskQueue),
+    );
 
     expect(result).toEqual({ day: '2026-05-03', settlements, filesSucceeded: 2 * settlements, filesFailed: 0, unassignedLines: 0 });
     expect(historyLengths).toHaveLength(1);
@@ -101,10 +103,14 @@ describe('settling a day in batches', () => {
     const settlements = await bookDay('2026-05-04', CURRENCIES.slice(0, 2));
     // The first file written fails every time.
     const { storage: failing } = storageFailing((key, writes) => key === writes[0]);
-    const { result } = await withActivities(platform, createSettlementActivities({ db: platform.db, storage: failing }), (taskQueue) => settleInRuns('2026-05-04', { batchSize: 3, batchesPerRun: 50 }, taskQueue));
+    const { result } = await withActivities(platform, createSettlementActivities({ db: platform.db, storage: failing }), (taskQueue) =>
+      settleInRuns('2026-05-04', { batchSize: 3, batchesPerRun: 50 }, taskQueue),
+    );
     expect(result).toEqual({ day: '2026-05-04', settlements, filesSucceeded: 2 * settlements - 1, filesFailed: 1, unassignedLines: 0 });
     const files = (await settlementsOf('2026-05-04')).flatMap((settlement) => settlement.files);
-    expect(files.filter((file) => file.status === 'FAILED').map((file) => [file.storageKey, file.failureReason])).toEqual([[null, expect.stringMatching(/^SETTLEMENT_FILES_FAILED: 1 of \d+ settlement files failed; first: storage refused settlements\/sttl_\S+$/)]]);
+    expect(files.filter((file) => file.status === 'FAILED').map((file) => [file.storageKey, file.failureReason])).toEqual([
+      [null, expect.stringMatching(/^SETTLEMENT_FILES_FAILED: 1 of \d+ settlement files failed; first: storage refused settlements\/sttl_\S+$/)],
+    ]);
 
     const again = await settleInRuns('2026-05-04', { batchSize: 3, batchesPerRun: 50 });
     expect(again.result).toEqual({ day: '2026-05-04', settlements: 1, filesSucceeded: 1, filesFailed: 0, unassignedLines: 0 });

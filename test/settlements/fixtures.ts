@@ -129,7 +129,8 @@ export async function executeInRuns(platform: Platform, workflowType: string, wo
   const historyLengths: number[] = [];
   let runId: string | null | undefined = handle.firstExecutionRunId;
   while (runId) {
-    const events: temporal.api.history.v1.IHistoryEvent[] = (await client.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+    const history = await client.getHandle(workflowId, runId).fetchHistory();
+    const events: temporal.api.history.v1.IHistoryEvent[] = history.events ?? [];
     historyLengths.push(events.length);
     runId = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
   }
