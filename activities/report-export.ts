@@ -311,10 +311,14 @@ const CSV = { newline: '\r\n' } as const;
 export async function* reportCsv(reportType: ReportType, pages: AsyncIterable<Cell[][]>, onPage?: (rows: number) => void): AsyncGenerator<string> {
   const columns = REPORT_COLUMNS[reportType];
   const freeText = FREE_TEXT_COLUMNS[reportType].map((column) => columns.indexOf(column));
+  // A row is copied only when one of its cells changes: most rows have nothing to escape.
   const escaped = (row: Cell[]): Cell[] => {
-    const copy = [...row];
-    for (const index of freeText) copy[index] = escapeFormula(copy[index]);
-    return copy;
+    let copy: Cell[] | undefined;
+    for (const index of freeText) {
+      const cell = escapeFormula(row[index] ?? null);
+      if (cell !== row[index]) (copy ??= [...row])[index] = cell;
+    }
+    return copy ?? row;
   };
   yield `${Papa.unparse([columns as string[]], CSV)}\r\n`;
   let rows = 0;
