@@ -5,9 +5,11 @@ import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createInvoiceCollectionActivities } from './invoice-collection';
 import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
+import { createPaymentSweepActivities } from './payment-sweep';
 import { createReportExportActivities } from './report-export';
 import { createSettlementActivities } from './settlements';
 import { createSubscriptionActivities } from './subscription';
+import { createV1RestoreRequestActivities } from './v1-restore-requests';
 import { createWebhookDeliveryActivities } from './webhook-delivery';
 import { createWebhookKeyRotationActivities } from './webhook-key-rotation';
 
@@ -23,12 +25,14 @@ export function createActivities(deps: ActivityDependencies) {
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
     ...createInvoiceCollectionActivities(deps),
+    ...createPaymentSweepActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createReportExportActivities(deps),
     ...createSettlementActivities(deps),
     ...createMonthlyStatementActivities(deps),
     ...createWebhookDeliveryActivities(deps),
     ...createWebhookKeyRotationActivities(deps),
+    ...createV1RestoreRequestActivities(deps),
   };
 }
 

@@ -1,9 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDependencies } from '.';
-import { collectionChargeKey, parsePayChargeKey, PAY_CLAIM_LEASE_MS } from '../api/invoices/payments/charge-keys';
+import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../api/invoices/payments/charge-keys';
 import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../api/invoices/payments/collect';
 import { lockInvoice } from '../api/invoices/payments/settle';
-import { canTransition } from '../domain/invoice-status';
+import { invoiceSelect, serializeInvoice } from '../api/invoices/schemas';
+import { canTransition, nextStatus } from '../domain/invoice-status';
+import { recordEvent } from '../prisma/outbox';
 import { createChargeActivities } from './charge';
 import type { ProviderRegistry } from './providers/registry';
 
@@ -14,7 +16,21 @@ export const MAX_RETRIES = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface PlanInput {
+  /** Absent in histories from before sent invoices were collected: those were all charged. */
+  invoiceId?: string;
   retryScheduleDays?: number[];
+}
+
+export interface CollectionPlan {
+  retryDelaysMs: number[];
+  /** A sent (SEND_INVOICE) invoice's due date, epoch ms: it is paid by hand, never charged. */
+  dueAt?: number;
+}
+
+export interface PastDueInput {
+  invoiceId: string;
+  /** False at the due date (OPEN → DUNNING), true when the grace after it ran out (DUNNING → UNPAID). */
+  final: boolean;
 }
 
 export interface AttemptInput {
@@ -50,20 +66,74 @@ export function parseRetrySchedule(days: readonly number[], source: string): num
   return [...days];
 }
 
+/**
+ * A manual pay holds the invoice's charge guard: one abandoned past its lease is handed back to
+ * be finished first; one under way fails the activity with a retryable PAYMENT_IN_PROGRESS, so
+ * Temporal retries it until the pay has finished and its outcome decides what is left to do.
+ */
+function abandonedManualPay(invoiceId: string, held: string): PayChargeKey {
+  const manual = parsePayChargeKey(held);
+  if (manual && payClaimAbandoned(manual, new Date())) return manual;
+  throw ApplicationFailure.retryable(`Invoice ${invoiceId} has a charge under way.`, 'PAYMENT_IN_PROGRESS');
+}
+
 export function createInvoiceCollectionActivities(deps: ActivityDependencies & { providers?: ProviderRegistry }) {
   const { db } = deps;
   const collect: CollectDependencies = { db, charge: createChargeActivities(deps).chargePayment, now: () => new Date() };
 
+  /** Finishes a manual pay whose process died: it may well have paid the invoice. */
+  async function finishAbandonedPay(invoiceId: string, manual: PayChargeKey): Promise<void> {
+    await finishClaimedCharge(collect, { invoiceId, key: manual.key, instrumentId: manual.instrumentId, origin: { kind: 'pay' } }, (work) => db.$transaction(work));
+  }
+
   return {
-    /** The retry delays in milliseconds after the first failure, fixed once per workflow run (recorded in its history). */
-    async planInvoiceCollection(input: PlanInput): Promise<{ retryDelaysMs: number[] }> {
+    /**
+     * The retry delays in milliseconds after the first failure and, for a sent invoice, its due
+     * date: fixed once per workflow run (recorded in its history).
+     */
+    async planInvoiceCollection(input: PlanInput): Promise<CollectionPlan> {
       const env = process.env.DUNNING_RETRY_SCHEDULE_DAYS;
       const days = input.retryScheduleDays
         ? parseRetrySchedule(input.retryScheduleDays, 'retryScheduleDays')
         : env
           ? parseRetrySchedule(env.split(',').map((d) => Number(d.trim())), 'DUNNING_RETRY_SCHEDULE_DAYS')
           : [...DEFAULT_RETRY_SCHEDULE_DAYS];
-      return { retryDelaysMs: days.map((d) => Math.round(d * DAY_MS)) };
+      const invoice = input.invoiceId ? await db.invoice.findUnique({ where: { id: input.invoiceId }, select: { collectionMethod: true, dueAt: true } }) : null;
+      const sent = invoice?.collectionMethod === 'SEND_INVOICE' && invoice.dueAt !== null;
+      return { retryDelaysMs: days.map((d) => Math.round(d * DAY_MS)), ...(sent ? { dueAt: invoice.dueAt!.getTime() } : {}) };
+    },
+
+    /**
+     * A sent invoice still owed when its due date, or the grace after it, has passed
+     * (docs/dunning.md, "Sent invoices"): OPEN → DUNNING with InvoiceDunningStarted, then
+     * DUNNING → UNPAID with InvoiceUnpaid, in one transaction under the invoice's lock. An
+     * invoice paid or voided meanwhile is left as it is; its status is the answer.
+     */
+    async invoicePastDue(input: PastDueInput): Promise<{ status: string }> {
+      const transition = input.final ? 'dunningExhausted' : 'pastDue';
+      for (;;) {
+        const step = await db.$transaction(async (tx) => {
+          const invoice = await lockInvoice(tx, input.invoiceId);
+          if (!invoice) return { done: 'MISSING' } as const;
+          if (!canTransition(transition, invoice.status)) return { done: invoice.status } as const;
+          if (invoice.paymentInProgressId) return { abandoned: abandonedManualPay(input.invoiceId, invoice.paymentInProgressId) } as const;
+          const now = new Date();
+          const row = await tx.invoice.update({ where: { id: invoice.id }, data: { status: nextStatus(transition, invoice.status), updatedAt: now }, select: invoiceSelect });
+          await recordEvent(tx, {
+            accountId: row.accountId,
+            channelId: row.channelId,
+            name: input.final ? 'InvoiceUnpaid' : 'InvoiceDunningStarted',
+            data: { invoice: serializeInvoice(row, { now }) },
+            occurredAt: now,
+          });
+          return { done: row.status } as const;
+        });
+        if ('abandoned' in step) {
+          await finishAbandonedPay(input.invoiceId, step.abandoned!);
+          continue;
+        }
+        return { status: step.done };
+      }
     },
 
     /** Whether the invoice still owes money the workflow may collect (OPEN or DUNNING). */
@@ -76,7 +146,8 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
     /**
      * One charge of the invoice (docs/dunning.md): claims the invoice's charge guard under the
      * attempt's deterministic key, charges and settles. Retried by Temporal after any crash: a
-     * claim already held under this key is resumed, so the attempt charges at most once.
+     * claim already held under this key is resumed, so the attempt charges at most once, and an
+     * attempt already settled answers with its recorded outcome, so it is announced once.
      */
     async attemptInvoiceCollection(input: AttemptInput): Promise<AttemptResult> {
       const key = collectionChargeKey(input.invoiceId, input.attempt);
@@ -86,26 +157,23 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
           const invoice = await lockInvoice(tx, input.invoiceId);
           if (!invoice) return { done: 'MISSING' } as const;
           if (invoice.paymentInProgressId !== key) {
-            if (!canTransition('chargeSucceeded', invoice.status)) return { done: invoice.status } as const;
-            if (invoice.paymentInProgressId) {
-              const manual = parsePayChargeKey(invoice.paymentInProgressId);
-              if (manual && Date.now() - manual.claimedAt > PAY_CLAIM_LEASE_MS) return { abandoned: manual } as const;
-              // A manual pay is charging right now: its outcome decides whether this attempt is needed.
-              throw ApplicationFailure.retryable(`Invoice ${input.invoiceId} has a charge under way.`, 'PAYMENT_IN_PROGRESS');
+            if (invoice.collectionAttemptsSettled > input.attempt) {
+              const payment = await tx.payment.findUnique({
+                where: { accountId_idempotencyKey: { accountId: invoice.accountId, idempotencyKey: key } },
+                select: { id: true },
+              });
+              return { settled: invoice.status, paymentId: payment?.id } as const;
             }
+            if (!canTransition('chargeSucceeded', invoice.status)) return { done: invoice.status } as const;
+            if (invoice.paymentInProgressId) return { abandoned: abandonedManualPay(input.invoiceId, invoice.paymentInProgressId) } as const;
             await tx.invoice.update({ where: { id: invoice.id }, data: { paymentInProgressId: key } });
           }
           return { instrumentId: await collectionInstrument(tx, invoice, key) } as const;
         });
         if ('done' in step) return { status: step.done!, retry: false };
+        if ('settled' in step) return resultOf(step.settled!, input.retriesLeft, step.paymentId);
         if ('abandoned' in step) {
-          // A manual pay whose process died: finish it first; it may well have paid the invoice.
-          const manual = step.abandoned!;
-          await finishClaimedCharge(
-            collect,
-            { invoiceId: input.invoiceId, key: manual.key, instrumentId: manual.instrumentId, origin: { kind: 'pay' } },
-            (work) => db.$transaction(work),
-          );
+          await finishAbandonedPay(input.invoiceId, step.abandoned!);
           continue;
         }
         const settlement = await finishClaimedCharge(
@@ -113,12 +181,12 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
           { invoiceId: input.invoiceId, key, instrumentId: step.instrumentId, origin },
           (work) => db.$transaction(work),
         );
-        return {
-          status: settlement.invoice.status,
-          retry: settlement.invoice.status === 'DUNNING' && input.retriesLeft > 0,
-          ...(settlement.payment.id ? { paymentId: settlement.payment.id } : {}),
-        };
+        return resultOf(settlement.invoice.status, input.retriesLeft, settlement.payment.id);
       }
     },
   };
+}
+
+function resultOf(status: string, retriesLeft: number, paymentId: string | undefined): AttemptResult {
+  return { status, retry: status === 'DUNNING' && retriesLeft > 0, ...(paymentId ? { paymentId } : {}) };
 }

@@ -4,7 +4,9 @@ import Papa from 'papaparse';
 import type { ActivityDependencies } from '.';
 import { invoicePdfUrl } from '../api/invoices/pdf-url';
 import { customerSnapshotOf, type SnapshotSource } from '../api/invoices/schemas';
+import { escapeFormula } from '../domain/csv-formulae';
 import {
+  FREE_TEXT_COLUMNS,
   invoiceReportRow,
   REPORT_COLUMNS,
   subscriptionReportRow,
@@ -302,13 +304,27 @@ export async function* reportPages(db: Database, scope: ReportScope, pageRows: n
 
 const CSV = { newline: '\r\n' } as const;
 
-/** RFC 4180 text: the header line, then each page's lines, every line ending in CRLF. */
+/**
+ * RFC 4180 text: the header line, then each page's lines, every line ending in CRLF; free-text
+ * cells escaped against formula injection.
+ */
 export async function* reportCsv(reportType: ReportType, pages: AsyncIterable<Cell[][]>, onPage?: (rows: number) => void): AsyncGenerator<string> {
-  yield `${Papa.unparse([REPORT_COLUMNS[reportType] as string[]], CSV)}\r\n`;
+  const columns = REPORT_COLUMNS[reportType];
+  const freeText = FREE_TEXT_COLUMNS[reportType].map((column) => columns.indexOf(column));
+  // A row is copied only when one of its cells changes: most rows have nothing to escape.
+  const escaped = (row: Cell[]): Cell[] => {
+    let copy: Cell[] | undefined;
+    for (const index of freeText) {
+      const cell = escapeFormula(row[index] ?? null);
+      if (cell !== row[index]) (copy ??= [...row])[index] = cell;
+    }
+    return copy ?? row;
+  };
+  yield `${Papa.unparse([columns as string[]], CSV)}\r\n`;
   let rows = 0;
   for await (const page of pages) {
     rows += page.length;
-    yield `${Papa.unparse(page, CSV)}\r\n`;
+    yield `${Papa.unparse(page.map(escaped), CSV)}\r\n`;
     onPage?.(rows);
   }
 }

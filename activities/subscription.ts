@@ -9,7 +9,7 @@ import { serializeSubscription, subscriptionSelect, type SubscriptionObject } fr
 import type { EventName } from '../domain/event-catalogue';
 import { ID_PREFIXES } from '../domain/ids';
 import { INVOICE_TRANSITIONS } from '../domain/invoice-status';
-import { creditToRefund, type PlannedInvoice, type Proration, type SubscriptionState } from '../domain/subscription-state';
+import { creditToRefund, invoiceTerms, type PlannedInvoice, type Proration, type SubscriptionState } from '../domain/subscription-state';
 import { ApplicationFailure } from '@temporalio/common';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -131,6 +131,7 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
             invoice = { id, status: existing.status };
           } else {
             const customer = await findInvoiceCustomer(tx, state.customerId);
+            const terms = invoiceTerms(state, state.updatedAt);
             const { row } = await createInvoiceRecord(tx, {
               id,
               accountId: state.accountId,
@@ -141,9 +142,9 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
               state: {
                 lines: input.invoice.lines,
                 discounts: state.discounts,
-                collectionMethod: 'CHARGE_AUTOMATICALLY',
+                collectionMethod: terms.collectionMethod,
                 paymentInstrumentId: state.paymentInstrumentId,
-                dueAt: null,
+                dueAt: terms.dueAt === null ? null : new Date(terms.dueAt),
                 notes: null,
                 merchantReference: state.merchantReference,
                 metadata: null,

@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../prisma/client';
 import { apiConfigFromEnv } from './config';
 import { urlSigningKey } from './files/config';
+import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
 import { secretsKey } from './secrets/secrets-key';
 import { buildServer } from './http/server';
 
@@ -11,10 +12,11 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
   // Both keys are needed by some operations (webhooks/create, reports/download): missing, they
   // stop the start here rather than fail those requests with a 500 later.
-  secretsKey();
+  const key = secretsKey();
   if (!urlSigningKey()) throw new Error('URL_SIGNING_KEY is not set (docs/configuration.md).');
   const config = apiConfigFromEnv();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
+  await sealClearFingerprintKeys(db, key);
   // Lazy: the API serves what needs no workflow while Temporal is still starting or briefly away.
   const connection = Connection.lazy({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
   const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });

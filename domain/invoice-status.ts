@@ -38,8 +38,10 @@ export const INVOICE_TRANSITIONS = {
   chargeFailedRetryable: { from: ['OPEN'], to: 'DUNNING', by: 'invoiceCollectionWorkflow' },
   /** An automatic charge failed for good (a decline that retrying cannot fix). */
   chargeFailedFinal: { from: ['OPEN', 'DUNNING'], to: 'UNPAID', by: 'invoiceCollectionWorkflow' },
-  /** The dunning schedule ran out of attempts. */
+  /** The dunning schedule ran out of attempts, or a sent invoice's grace after its due date ran out. */
   dunningExhausted: { from: ['DUNNING'], to: 'UNPAID', by: 'invoiceCollectionWorkflow' },
+  /** A sent (SEND_INVOICE) invoice of a subscription reached its due date unpaid: dunning starts. */
+  pastDue: { from: ['OPEN'], to: 'DUNNING', by: 'invoiceCollectionWorkflow' },
 } as const satisfies Record<string, Transition>;
 
 export type InvoiceTransition = keyof typeof INVOICE_TRANSITIONS;

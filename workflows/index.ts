@@ -2,6 +2,7 @@ export { apiKeyRotationWorkflow } from './api-key-rotation';
 export { paymentInstrumentExpiryWorkflow } from './payment-instrument-expiry';
 export { idempotencyPurgeWorkflow } from './idempotency-purge';
 export { invoiceCollectionWorkflow } from './invoice-collection';
+export { paymentSweepWorkflow } from './payment-sweep';
 export { subscriptionWorkflow } from './subscription';
 export { reportExportWorkflow } from './report-export';
 export { settlementWorkflow } from './settlement';

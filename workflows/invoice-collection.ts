@@ -1,8 +1,8 @@
-import { condition, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { invoiceDunningStartedSignal } from './subscription-messages';
 
-const { planInvoiceCollection, invoiceCollectionStatus, attemptInvoiceCollection } = proxyActivities<Activities>({
+const { planInvoiceCollection, invoiceCollectionStatus, attemptInvoiceCollection, invoicePastDue } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   // Unlimited attempts: an attempt must finish (its key makes every retry the same charge).
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
@@ -17,8 +17,9 @@ export interface InvoiceCollectionInput {
   /** Days after the first failure at which to retry; else the worker's DUNNING_RETRY_SCHEDULE_DAYS, else 1, 3, 5, 7. */
   retryScheduleDays?: number[];
   /**
-   * The workflow of the subscription the invoice bills: told when the first charge failed and
-   * dunning began (the subscription enters REDEMPTION). Absent on runs started before it existed.
+   * The workflow of the subscription the invoice bills: told when dunning began (the first
+   * charge failed, or a sent invoice is past due): the subscription enters REDEMPTION. Absent on
+   * runs started before it existed.
    */
   subscriptionWorkflowId?: string;
 }
@@ -31,12 +32,14 @@ export interface InvoiceCollectionResult {
 }
 
 /**
- * Collects a finalized CHARGE_AUTOMATICALLY invoice (docs/dunning.md): a first charge, then, if
+ * Collects a finalized invoice (docs/dunning.md). CHARGE_AUTOMATICALLY: a first charge, then, if
  * it failed with a retryable decline, dunning retries at fixed offsets from that failure until
- * one succeeds (PAID) or none is left (UNPAID). Every transition and event happens inside the
- * attempt activity, in one transaction. A void or manual pay elsewhere signals
+ * one succeeds (PAID) or none is left (UNPAID). A sent (SEND_INVOICE) invoice with a due date,
+ * as subscriptions billed by invoice issue: nothing is charged; still owed at its due date it
+ * enters dunning, and at the schedule's last offset after it, UNPAID. Every transition and event
+ * happens inside an activity, in one transaction. A void or manual pay elsewhere signals
  * `invoiceStatusChanged`: the workflow re-reads the invoice and ends if nothing is owed; every
- * attempt re-reads it as well, so a lost signal only delays the end to the next attempt.
+ * activity re-reads it as well, so a lost signal only delays the end to the next due time.
  *
  * History is bounded: at most 1 + MAX_RETRIES (20) attempts, each an activity and a timer, plus
  * one signal per status change, after which the run ends; no continue-as-new is needed.
@@ -47,7 +50,32 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
     changed = true;
   });
 
-  const { retryDelaysMs } = await planInvoiceCollection({ retryScheduleDays: input.retryScheduleDays });
+  /** Sleeps until `due` (workflow time); the invoice's status if it stopped being owed meanwhile. */
+  async function owedUntil(due: number): Promise<string | undefined> {
+    while (Date.now() < due) {
+      if (await condition(() => changed, due - Date.now())) {
+        changed = false;
+        const now = await invoiceCollectionStatus({ invoiceId: input.invoiceId });
+        if (!now.collectible) return now.status;
+      }
+    }
+    return undefined;
+  }
+
+  const plan = await planInvoiceCollection({ invoiceId: input.invoiceId, retryScheduleDays: input.retryScheduleDays });
+  const { retryDelaysMs } = plan;
+  // A sent invoice takes new commands (a timer, no charge), marked as a patch; runs from before it
+  // recorded plans without dueAt and never come here.
+  if (plan.dueAt !== undefined && patched('sent-invoice-due-date')) {
+    const settled = await owedUntil(plan.dueAt);
+    if (settled) return { status: settled, attempts: 0 };
+    const overdue = await invoicePastDue({ invoiceId: input.invoiceId, final: false });
+    if (overdue.status !== 'DUNNING') return { status: overdue.status, attempts: 0 };
+    if (input.subscriptionWorkflowId) await tellSubscription(input.subscriptionWorkflowId, input.invoiceId);
+    const late = await owedUntil(plan.dueAt + (retryDelaysMs.at(-1) ?? 0));
+    if (late) return { status: late, attempts: 0 };
+    return { status: (await invoicePastDue({ invoiceId: input.invoiceId, final: true })).status, attempts: 0 };
+  }
   let firstFailureAt = 0;
   for (let attempt = 0; ; attempt++) {
     const result = await attemptInvoiceCollection({ invoiceId: input.invoiceId, attempt, retriesLeft: retryDelaysMs.length - attempt });
@@ -57,14 +85,8 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
       firstFailureAt = Date.now();
       if (input.subscriptionWorkflowId) await tellSubscription(input.subscriptionWorkflowId, input.invoiceId);
     }
-    const due = firstFailureAt + retryDelaysMs[attempt]!;
-    while (Date.now() < due) {
-      if (await condition(() => changed, due - Date.now())) {
-        changed = false;
-        const now = await invoiceCollectionStatus({ invoiceId: input.invoiceId });
-        if (!now.collectible) return { status: now.status, attempts: attempt + 1 };
-      }
-    }
+    const settled = await owedUntil(firstFailureAt + retryDelaysMs[attempt]!);
+    if (settled) return { status: settled, attempts: attempt + 1 };
   }
 }
 

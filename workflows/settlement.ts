@@ -1,26 +1,55 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, rootCause } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, continueAsNew, patched, proxyActivities, rootCause, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { SettlementBatchInput, SettlementBatchResult } from '../activities/settlements';
+import { BATCHES_PER_RUN, RECORDS_PER_BATCH } from '../domain/settlement-batches';
 import { previousUtcDay } from '../domain/settlement-dates';
 import type { SettlementFileType } from '../domain/settlement-files';
 import { scheduledTime } from './settlement-scheduled-time';
 
-const { settleDay, failSettlementFile } = proxyActivities<Activities>({
+const { openSettlementDay, failSettlementBatch, settleDay, failSettlementFile } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
-/** A file that still fails after these attempts is marked FAILED; a later run of the day retries it. */
+/**
+ * A batch that still fails after these attempts has its unbuilt files marked FAILED; a later
+ * run of the day retries them. A heartbeat after every file: a stuck file ends the attempt.
+ */
+const { buildSettlementBatch } = proxyActivities<Activities>({
+  startToCloseTimeout: '4 hours',
+  heartbeatTimeout: '30 minutes',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
+});
+
+/** Runs started before batches: one activity per file, up to 5 attempts each. */
 const { buildSettlementFile } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
 });
 
-/** Files built at once: bounds the load a day with many legal entities puts on the database. */
+/** Runs started before batches: files built at once. */
 const FILE_CONCURRENCY = 8;
+
+/** Marks the histories that settle in batches; runs recorded without it replay file by file. */
+export const SETTLEMENT_BATCHES_PATCH = 'settlement-batches';
 
 export interface SettlementInput {
   /** The UTC day whose transactions are settled, `YYYY-MM-DD`; by default the day before the scheduled time. */
   day?: string;
+  /** Settlements per batch activity (1 to 1,000); default 100. */
+  batchSize?: number;
+  /** Batches before the run continues as new; default 50. */
+  batchesPerRun?: number;
+  /** Where the previous run of this settlement stopped; set by continue-as-new only. */
+  progress?: SettlementProgress;
+}
+
+export interface SettlementProgress {
+  /** When the day was opened; a file whose status changed since was built or failed by this settlement. */
+  since: string;
+  /** The last settlement of the last batch done. */
+  after: string | null;
+  result: SettlementResult;
 }
 
 export interface SettlementResult {
@@ -39,11 +68,53 @@ export interface SettlementResult {
  * (SUCCEEDED) or has failed every attempt (FAILED). Started daily by the settlement Schedule;
  * running it again for a day is harmless and rebuilds only the files that did not succeed.
  *
- * History grows with the settlements of the day (about four events per file); the run ends
- * when they are done, so no continue-as-new is needed.
+ * The files are built in batches of settlements after a cursor, and the run continues as new
+ * after `batchesPerRun` of them, so a run's history is bounded whatever the day holds.
  */
 export async function settlementWorkflow(input: SettlementInput = {}): Promise<SettlementResult> {
   const day = input.day ?? previousUtcDay(scheduledTime());
+  if (!patched(SETTLEMENT_BATCHES_PATCH)) return settleFileByFile(day);
+  const limit = input.batchSize ?? RECORDS_PER_BATCH;
+  const batchesPerRun = Math.max(1, input.batchesPerRun ?? BATCHES_PER_RUN);
+  let progress: SettlementProgress = input.progress ?? (await opened(day));
+  for (let batches = 0; ; batches++) {
+    if (batches >= batchesPerRun || workflowInfo().continueAsNewSuggested) {
+      return continueAsNew<typeof settlementWorkflow>({ day, batchSize: limit, batchesPerRun, progress });
+    }
+    const batch: SettlementBatchInput = { day, after: progress.after, limit, since: progress.since };
+    let done: SettlementBatchResult;
+    try {
+      done = await buildSettlementBatch(batch);
+    } catch (error) {
+      done = await failSettlementBatch({ ...batch, reason: failureReason(error) });
+    }
+    const { result } = progress;
+    progress = {
+      since: progress.since,
+      after: done.last ?? progress.after,
+      result: { ...result, filesSucceeded: result.filesSucceeded + done.filesSucceeded, filesFailed: result.filesFailed + done.filesFailed },
+    };
+    if (done.complete) return progress.result;
+  }
+}
+
+async function opened(day: string): Promise<SettlementProgress> {
+  const { since, settlements, unassignedLines } = await openSettlementDay({ day });
+  return { since, after: null, result: { day, settlements, filesSucceeded: 0, filesFailed: 0, unassignedLines } };
+}
+
+/** Why an activity failed for good, its failure type first when there is one; anything else fails the workflow task. */
+function failureReason(error: unknown): string {
+  if (!(error instanceof ActivityFailure)) throw error;
+  const cause = rootCause(error);
+  return error.cause instanceof ApplicationFailure && error.cause.type ? `${error.cause.type}: ${cause}` : String(cause);
+}
+
+/**
+ * The run as it was before batches, kept so histories recorded by it replay: every settlement
+ * of the day in one answer, an activity per file. History grows with the day's settlements.
+ */
+async function settleFileByFile(day: string): Promise<SettlementResult> {
   const { settlements, unassigned } = await settleDay({ day });
   const files = settlements.flatMap(({ settlementId, files }) => files.map((type) => ({ settlementId, type })));
   let filesSucceeded = 0;
@@ -54,10 +125,7 @@ export async function settlementWorkflow(input: SettlementInput = {}): Promise<S
       await buildSettlementFile(file);
       filesSucceeded += 1;
     } catch (error) {
-      if (!(error instanceof ActivityFailure)) throw error;
-      const cause = rootCause(error);
-      const reason = error.cause instanceof ApplicationFailure && error.cause.type ? `${error.cause.type}: ${cause}` : String(cause);
-      await failSettlementFile({ ...file, reason });
+      await failSettlementFile({ ...file, reason: failureReason(error) });
       filesFailed += 1;
     }
   }

@@ -8,7 +8,8 @@ import { antifraudAction, antifraudField, antifraudListObject, listName, seriali
 export const createListRequest = z.strictObject({
   name: listName,
   field: antifraudField,
-  action: antifraudAction,
+  // Section 2.5 shows a list without `action`: a list created the spec's way blocks what it matches.
+  action: antifraudAction.default('BLOCK'),
 });
 
 export const createAntifraudList = authorizedProcedure

@@ -3,6 +3,7 @@ import { ApiError } from '../../domain/errors';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { prefixedId } from '../common/schemas';
+import { requireWithinCallerPermissions } from './permission-ceiling';
 import { insertApiKey, unknownChannelIds } from './repository';
 import { apiKeyObject, permission, serializeApiKey } from './schemas';
 
@@ -38,10 +39,7 @@ export const createApiKey = authorizedProcedure
   .output(createApiKeyResponse)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'api-keys/create', input, async (ctx) => {
-      const beyond = input.permissions.filter((p) => !ctx.principal.permissions.has(p));
-      if (beyond.length > 0) {
-        throw new ApiError('PERMISSION_DENIED', 'An API key cannot grant permissions it does not hold.', { permissions: beyond });
-      }
+      requireWithinCallerPermissions(ctx.principal, input.permissions, 'An API key cannot grant permissions it does not hold.');
       return ctx.transaction(async (tx) => {
         const channelIds = input.channel_ids ?? [];
         const unknown = await unknownChannelIds(tx, ctx.principal.accountId, channelIds);

@@ -55,8 +55,16 @@ export async function unknownChannelIds(db: Db, accountId: string, channelIds: s
   return channelIds.filter((id) => !known.has(id));
 }
 
+/**
+ * The key with its row locked until the transaction ends, so concurrent rotations of one key
+ * run one after the other; null when the account has no such key.
+ */
+export async function lockApiKey(tx: Db, accountId: string, id: string) {
+  await tx.$queryRaw`SELECT id FROM api_keys WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
+  return findApiKey(tx, accountId, id);
+}
+
 export interface Rotation {
-  accountId: string;
   apiKeyId: string;
   rotationPeriodSeconds: number;
   now: Date;
@@ -66,16 +74,15 @@ export interface Rotation {
  * Issues a new current secret. The secret that was current stays valid for the rotation
  * period (or is revoked at once for a period of 0). A secret still inside the overlap of an
  * earlier rotation is revoked now: at most two secrets are ever valid, and rotating again is
- * how a leaked secret is cut off early. Returns null when the key does not exist.
+ * how a leaked secret is cut off early. The caller holds the key's row lock (lockApiKey).
  */
-export async function rotateSecret(tx: Prisma.TransactionClient, rotation: Rotation) {
+export async function rotateSecret(tx: Db, rotation: Rotation) {
   const rotateAt = new Date(rotation.now.getTime() + rotation.rotationPeriodSeconds * 1000);
-  // The update takes the key's row lock first, so concurrent rotations of one key run one after the other.
-  const locked = await tx.apiKey.updateMany({
-    where: { id: rotation.apiKeyId, accountId: rotation.accountId },
+  const row = await tx.apiKey.update({
+    where: { id: rotation.apiKeyId },
     data: { rotateAt, updatedAt: rotation.now },
+    select: apiKeySelect,
   });
-  if (locked.count === 0) return null;
 
   await tx.apiKeySecret.updateMany({
     where: { apiKeyId: rotation.apiKeyId, revokedAt: null, expiresAt: { not: null } },
@@ -96,7 +103,6 @@ export async function rotateSecret(tx: Prisma.TransactionClient, rotation: Rotat
   await tx.apiKeySecret.create({
     data: { id: issuedRecordId, apiKeyId: rotation.apiKeyId, lookup: issued.lookup, hash: issued.hash, createdAt: rotation.now },
   });
-  const row = await tx.apiKey.findUniqueOrThrow({ where: { id: rotation.apiKeyId }, select: apiKeySelect });
   const overlap = current && rotation.rotationPeriodSeconds > 0 ? { demotedSecretRecordId: current.id, expiresAt: rotateAt } : undefined;
   return { row, secret: issued.secret, issuedRecordId, overlap };
 }

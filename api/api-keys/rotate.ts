@@ -4,7 +4,8 @@ import { apiKeyRotationWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids'
 import type { apiKeyRotationWorkflow } from '../../workflows/api-key-rotation';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { rotateSecret } from './repository';
+import { requireWithinCallerPermissions } from './permission-ceiling';
+import { lockApiKey, rotateSecret } from './repository';
 import { apiKeyId, apiKeyObject, serializeApiKey } from './schemas';
 
 /** Thirty days: long enough to roll a secret through any deployment, short enough to matter. */
@@ -29,7 +30,7 @@ export const rotateApiKey = authorizedProcedure
     operation('api-keys/rotate', {
       summary: 'Rotate the secret of an API key',
       description:
-        'Issues a new secret, valid at once. The previous one stays valid for `rotation_period` seconds, then a durable workflow deactivates it. Rotating again during an overlap revokes the oldest secret immediately.',
+        'Issues a new secret, valid at once. The previous one stays valid for `rotation_period` seconds, then a durable workflow deactivates it. Rotating again during an overlap revokes the oldest secret immediately. A key can rotate only keys whose permissions it holds all of itself: 403 PERMISSION_DENIED with `context.permissions` otherwise.',
       accountLevelOnly: true,
     }),
   )
@@ -38,13 +39,14 @@ export const rotateApiKey = authorizedProcedure
   .mutation(async ({ ctx, input }) => {
     const rotated = await withIdempotency(ctx, 'api-keys/rotate', input, (ctx) =>
       ctx.transaction(async (tx) => {
-        const rotated = await rotateSecret(tx, {
-          accountId: ctx.principal.accountId,
-          apiKeyId: input.id,
-          rotationPeriodSeconds: input.rotation_period,
-          now: ctx.now(),
-        });
-        if (!rotated) throw ApiError.notFound('API key', input.id);
+        const target = await lockApiKey(tx, ctx.principal.accountId, input.id);
+        if (!target) throw ApiError.notFound('API key', input.id);
+        requireWithinCallerPermissions(
+          ctx.principal,
+          target.permissions,
+          'An API key cannot rotate a key holding permissions it does not hold itself: the new secret would hand them over.',
+        );
+        const rotated = await rotateSecret(tx, { apiKeyId: input.id, rotationPeriodSeconds: input.rotation_period, now: ctx.now() });
         if (rotated.overlap) {
           // Started before the commit: if we started after it, a crash in between would lose
           // the timer. If the commit fails instead, the workflow finds the secret without the

@@ -3,6 +3,7 @@ import { COUNTRY_CODES } from '../../domain/countries';
 import { CURRENCY_CODES } from '../../domain/currencies';
 import { requiresState, STATE_REQUIRED_COUNTRIES } from '../../domain/addresses';
 import { canonicalLocale } from '../../domain/locales';
+import { e164PhoneNumber } from '../../domain/phone-numbers';
 import { dateTime, prefixedId } from '../common/schemas';
 
 /** Limits the spec leaves open (section 8), documented in docs/customers.md. */
@@ -34,8 +35,22 @@ export const email = z.email({ error: 'Expected an e-mail address.' }).max(254);
 
 export const phone = z
   .string()
-  .regex(/^\+[1-9]\d{1,14}$/, { error: 'Expected an E.164 number: + then country code and number, digits only, e.g. +4930123456.' })
-  .meta({ description: 'E.164: `+`, then up to 15 digits, no spaces.' });
+  .max(40)
+  .transform((written, ctx) => {
+    const number = e164PhoneNumber(written);
+    if (number === null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Expected a phone number with its country code: + then country code and number, e.g. +49 30 123456 or +1 555-123-4567.',
+        params: { type: 'FORMAT' },
+      });
+      return z.NEVER;
+    }
+    return number;
+  })
+  .meta({
+    description: 'International form, `+` and country code first; spaces, dots, hyphens, slashes and parentheses are accepted. Stored and shown in E.164 (`+15551234567`).',
+  });
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { openSecret, sealSecret } from '../../domain/secret-box';
 import { secretsKey } from '../secrets/secrets-key';
-import { Prisma } from '../../generated/prisma/client';
+import type { Prisma } from '../../generated/prisma/client';
 import { envelopeOf } from '../errors/envelope';
 import type { AuthorizedContext, Transaction } from '../trpc';
 import { requestHash } from './request-hash';
@@ -34,100 +34,201 @@ function replayedResponse(operation: string, stored: unknown): unknown {
   return JSON.parse(openSecret(secretsKey(), sealingPurpose(operation), Buffer.from(sealed, 'base64')));
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+/**
+ * A 422 whose refusal is itself recorded (InvoiceFinalizationFailed): `record` commits together
+ * with the stored refusal, under the key's lock, so one refused request records it once however
+ * it is retried or duplicated. Without an Idempotency-Key it commits on its own.
+ */
+export class RecordedRefusal extends Error {
+  constructor(
+    readonly error: ApiError,
+    readonly record: (tx: Transaction) => Promise<void>,
+  ) {
+    super(error.message);
+  }
+}
+
+interface KeyScope {
+  apiKeyId: string;
+  key: string;
+  operation: string;
+  hash: string;
+}
+
+type StoredRecord = NonNullable<Awaited<ReturnType<Transaction['idempotencyRecord']['findUnique']>>>;
+
+/** The key already has an answer: the work stops (its transaction rolls back) and that answer is given. */
+class Answered extends Error {
+  constructor(readonly record: StoredRecord) {
+    super('The Idempotency-Key already has an answer.');
+  }
+}
+
+type Refusal = { error: ApiError; record?: (tx: Transaction) => Promise<void> };
+
+function refusalOf(error: unknown): Refusal | undefined {
+  if (error instanceof RecordedRefusal) return { error: error.error, record: error.record };
+  if (error instanceof ApiError && envelopeOf(error).status === 422) return { error };
+  return undefined;
+}
+
+async function liveRecord(db: Transaction, ctx: AuthorizedContext, scope: KeyScope): Promise<StoredRecord | undefined> {
+  const { apiKeyId, key } = scope;
+  const existing = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId, key } } });
+  if (!existing) return undefined;
+  if (existing.expiresAt > ctx.now()) return existing;
+  await db.idempotencyRecord.deleteMany({ where: { apiKeyId, key, expiresAt: { lte: ctx.now() } } });
+  return undefined;
 }
 
 /**
- * Runs a mutating operation at most once per `Idempotency-Key` and API key.
- *
- * The response is stored inside the operation's own transaction (`ctx.transaction`), so the
- * change and the record that it happened commit together: a crash leaves either both or
- * neither. A concurrent duplicate blocks on the primary key until the first commits, then
- * fails with a unique violation, rolls its own change back and replays the winner's response.
- * Business refusals (422) are stored too, so a retry sees the same answer.
+ * Serializes every transaction run under one (API key, Idempotency-Key), then stops the work if
+ * a duplicate has answered meanwhile. Taken before anything else in the transaction, before any
+ * row lock, so a duplicate waits here rather than behind a business check's lock, and once the
+ * winner commits it replays instead of refusing what the winner changed.
  */
-export async function withIdempotency<T>(ctx: AuthorizedContext, operation: string, input: unknown, work: Work<T>): Promise<T> {
+async function claimKey(tx: Transaction, ctx: AuthorizedContext, scope: KeyScope): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency:${scope.apiKeyId}:${scope.key}`}, 0))`;
+  const answered = await liveRecord(tx, ctx, scope);
+  if (answered) throw new Answered(answered);
+}
+
+function recordOf(ctx: AuthorizedContext, scope: KeyScope, responseStatus: number, responseBody: unknown) {
+  const now = ctx.now();
+  return {
+    apiKeyId: scope.apiKeyId,
+    key: scope.key,
+    operation: scope.operation,
+    requestHash: scope.hash,
+    responseStatus,
+    responseBody: responseBody as Prisma.InputJsonValue,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
+  };
+}
+
+function successRecord(ctx: AuthorizedContext, scope: KeyScope, result: unknown) {
+  return recordOf(ctx, scope, 200, storedResponse(scope.operation, result));
+}
+
+function refusalRecord(ctx: AuthorizedContext, scope: KeyScope, refusal: Refusal) {
+  const { status, body } = envelopeOf(refusal.error);
+  return recordOf(ctx, scope, status, body);
+}
+
+/** The stored answer: the body of a 200, or the stored refusal thrown again. */
+function answer<T>(ctx: AuthorizedContext, scope: KeyScope, record: StoredRecord): T {
+  if (record.operation !== scope.operation || record.requestHash !== scope.hash) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different operation or request body.', {
+      idempotency_key: scope.key,
+      original_operation: record.operation,
+    });
+  }
+  ctx.responseHeaders['idempotent-replayed'] = 'true';
+  if (record.responseStatus !== 200) {
+    const body = record.responseBody as { code: string; message: string; context?: Record<string, unknown> };
+    throw new ApiError(body.code, body.message, body.context);
+  }
+  return replayedResponse(scope.operation, record.responseBody) as T;
+}
+
+/**
+ * Runs a mutating operation at most once per `Idempotency-Key` and API key (docs/idempotency.md).
+ *
+ * Every transaction the work opens through `ctx.transaction` first takes the key's advisory
+ * lock and replays an answer found there; the first to commit stores its response in that same
+ * transaction, so the change and the record that it happened commit together. A refusal (422)
+ * is stored under the lock too, unless a duplicate answered first: then that answer is given,
+ * so the replay wins over every business check, whichever the duplicate reached.
+ *
+ * `holdKey`: the work writes through no transaction of ours (a workflow Update does it), so the
+ * lock is held on a transaction of its own for the whole work instead.
+ */
+export async function withIdempotency<T>(
+  ctx: AuthorizedContext,
+  operation: string,
+  input: unknown,
+  work: Work<T>,
+  options: { holdKey?: boolean } = {},
+): Promise<T> {
   const key = ctx.idempotencyKey;
-  if (key === undefined) return work(ctx);
+  if (key === undefined) return withoutKey(ctx, work);
   if (!IDEMPOTENCY_KEY.test(key)) {
     throw ApiError.validation({
       'Idempotency-Key': { type: 'FORMAT', message: 'Use 1 to 255 printable ASCII characters, for example a UUID.' },
     });
   }
-  const apiKeyId = ctx.principal.apiKeyId;
-  const hash = requestHash(operation, input);
+  const scope: KeyScope = { apiKeyId: ctx.principal.apiKeyId, key, operation, hash: requestHash(operation, input) };
+  const earlier = await liveRecord(ctx.db, ctx, scope);
+  if (earlier) return answer(ctx, scope, earlier);
+  try {
+    return options.holdKey ? await holdingKey(ctx, scope, work) : await lockingEachTransaction(ctx, scope, work);
+  } catch (error) {
+    if (error instanceof Answered) return answer(ctx, scope, error.record);
+    throw error;
+  }
+}
 
-  const replayed = await replay(ctx, apiKeyId, key, operation, hash);
-  if (replayed.found) return replayed.body as T;
+async function withoutKey<T>(ctx: AuthorizedContext, work: Work<T>): Promise<T> {
+  try {
+    return await work(ctx);
+  } catch (error) {
+    if (!(error instanceof RecordedRefusal)) throw error;
+    await ctx.db.$transaction(error.record);
+    throw error.error;
+  }
+}
 
-  const record = (responseStatus: number, responseBody: unknown) => {
-    const now = ctx.now();
-    return {
-      apiKeyId,
-      key,
-      operation,
-      requestHash: hash,
-      responseStatus,
-      responseBody: responseBody as Prisma.InputJsonValue,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
-    };
-  };
-
+async function lockingEachTransaction<T>(ctx: AuthorizedContext, scope: KeyScope, work: Work<T>): Promise<T> {
   let stored = false;
   const scoped: AuthorizedContext = {
     ...ctx,
     transaction: (run) =>
       ctx.db.$transaction(async (tx: Transaction) => {
+        await claimKey(tx, ctx, scope);
         const result = await run(tx);
-        await tx.idempotencyRecord.create({ data: record(200, storedResponse(operation, result)) });
+        await tx.idempotencyRecord.create({ data: successRecord(ctx, scope, result) });
         stored = true;
         return result;
       }),
   };
-
+  let result: T;
   try {
-    const result = await work(scoped);
-    if (!stored) await ctx.db.idempotencyRecord.createMany({ data: [record(200, storedResponse(operation, result))], skipDuplicates: true });
-    return result;
+    result = await work(scoped);
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      const winner = await replay(ctx, apiKeyId, key, operation, hash);
-      if (winner.found) return winner.body as T;
-    }
-    if (error instanceof ApiError && envelopeOf(error).status === 422) {
-      const { status, body } = envelopeOf(error);
-      await ctx.db.idempotencyRecord.createMany({ data: [record(status, body)], skipDuplicates: true });
-    }
-    throw error;
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    await ctx.db.$transaction(async (tx: Transaction) => {
+      await claimKey(tx, ctx, scope);
+      await refusal.record?.(tx);
+      await tx.idempotencyRecord.create({ data: refusalRecord(ctx, scope, refusal) });
+    });
+    throw refusal.error;
   }
+  if (!stored) {
+    await ctx.db.$transaction(async (tx: Transaction) => {
+      await claimKey(tx, ctx, scope);
+      await tx.idempotencyRecord.create({ data: successRecord(ctx, scope, result) });
+    });
+  }
+  return result;
 }
 
-async function replay(
-  ctx: AuthorizedContext,
-  apiKeyId: string,
-  key: string,
-  operation: string,
-  hash: string,
-): Promise<{ found: false } | { found: true; body: unknown }> {
-  const existing = await ctx.db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId, key } } });
-  if (!existing) return { found: false };
-  if (existing.expiresAt <= ctx.now()) {
-    await ctx.db.idempotencyRecord.deleteMany({ where: { apiKeyId, key, expiresAt: { lte: ctx.now() } } });
-    return { found: false };
-  }
-  if (existing.operation !== operation || existing.requestHash !== hash) {
-    throw new ApiError(
-      'IDEMPOTENCY_KEY_REUSED',
-      'This Idempotency-Key was already used with a different operation or request body.',
-      { idempotency_key: key, original_operation: existing.operation },
-    );
-  }
-  ctx.responseHeaders['idempotent-replayed'] = 'true';
-  if (existing.responseStatus !== 200) {
-    const body = existing.responseBody as { code: string; message: string; context?: Record<string, unknown> };
-    throw new ApiError(body.code, body.message, body.context);
-  }
-  return { found: true, body: replayedResponse(operation, existing.responseBody) };
+async function holdingKey<T>(ctx: AuthorizedContext, scope: KeyScope, work: Work<T>): Promise<T> {
+  const outcome = await ctx.db.$transaction(async (tx: Transaction): Promise<{ result: T } | { refused: ApiError }> => {
+    await claimKey(tx, ctx, scope);
+    try {
+      const result = await work(ctx);
+      await tx.idempotencyRecord.create({ data: successRecord(ctx, scope, result) });
+      return { result };
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      await refusal.record?.(tx);
+      await tx.idempotencyRecord.create({ data: refusalRecord(ctx, scope, refusal) });
+      return { refused: refusal.error };
+    }
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.result;
 }

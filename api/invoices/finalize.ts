@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
 import { recordEvent } from '../../prisma/outbox';
-import { envelopeOf } from '../errors/envelope';
 import { channelIdField } from '../common/schemas';
-import { requestHash } from '../idempotency/request-hash';
-import { IDEMPOTENCY_KEY_TTL_MS, withIdempotency } from '../idempotency/with-idempotency';
+import { RecordedRefusal, withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext, type Transaction } from '../trpc';
 import { startInvoiceCollection } from './collection-workflow';
 import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
@@ -71,18 +69,16 @@ export class FinalizationRefused extends Error {
 }
 
 /**
- * The refusal rolls the request's transaction back, so InvoiceFinalizationFailed commits in a
- * transaction of its own. Under an Idempotency-Key that transaction also stores the 422 the
- * key replays: a sequential retry replays it without running, and a concurrent duplicate hits
- * the key's primary key, rolls its own event back and replays ours, so one failed request
- * records one event.
+ * The refusal rolls the request's transaction back, so InvoiceFinalizationFailed is recorded
+ * with the stored refusal instead (withIdempotency): one failed request records one event,
+ * however it is retried or duplicated under its Idempotency-Key.
  */
-async function recordFinalizationFailure(ctx: AuthorizedContext, input: FinalizeInvoiceRequest, reasons: FinalizationReason[]): Promise<ApiError> {
+function finalizationFailure(ctx: AuthorizedContext, input: FinalizeInvoiceRequest, reasons: FinalizationReason[]): RecordedRefusal {
   const error = new ApiError('FINALIZATION_FAILED', `Invoice ${input.id} cannot be finalized: ${reasons.map((r) => r.code).join(', ')}.`, {
     reasons,
   });
-  const now = ctx.now();
-  await ctx.db.$transaction(async (tx) => {
+  return new RecordedRefusal(error, async (tx) => {
+    const now = ctx.now();
     const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
     const invoice = serializeInvoice(row, { now, customer: await findInvoiceCustomer(tx, row.customerId) });
     await recordEvent(tx, {
@@ -92,23 +88,7 @@ async function recordFinalizationFailure(ctx: AuthorizedContext, input: Finalize
       data: { invoice, reasons },
       occurredAt: now,
     });
-    if (ctx.idempotencyKey !== undefined) {
-      const { status, body } = envelopeOf(error);
-      await tx.idempotencyRecord.create({
-        data: {
-          apiKeyId: ctx.principal.apiKeyId,
-          key: ctx.idempotencyKey,
-          operation: 'invoices/finalize',
-          requestHash: requestHash('invoices/finalize', input),
-          responseStatus: status,
-          responseBody: body as object,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
-        },
-      });
-    }
   });
-  return error;
 }
 
 export interface Finalized {
@@ -176,7 +156,7 @@ export const finalizeInvoice = authorizedProcedure
           return invoice;
         });
       } catch (error) {
-        if (error instanceof FinalizationRefused) throw await recordFinalizationFailure(ctx, input, error.reasons);
+        if (error instanceof FinalizationRefused) throw finalizationFailure(ctx, input, error.reasons);
         throw error;
       }
     }),

@@ -7,10 +7,9 @@ import { channelVisible } from '../auth/channel-scope';
 import { channelIdField, prefixedId } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext } from '../trpc';
-import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
-import { signalInvoiceStatusChanged } from './collection-workflow';
-import { newPayChargeKey, parsePayChargeKey, PAY_CLAIM_LEASE_MS, requestTag, type PayChargeKey } from './payments/charge-keys';
+import { newPayChargeKey, parsePayChargeKey, payClaimAbandoned, requestTag, type PayChargeKey } from './payments/charge-keys';
 import { finishClaimedCharge, type CollectDependencies } from './payments/collect';
+import { signalInvoicePaid } from './payments/paid-signals';
 import { paymentObject } from './payments/schemas';
 import { lockVisibleInvoice } from './repository';
 import { invoiceId, invoiceObject } from './schemas';
@@ -54,7 +53,7 @@ async function claimCharge(ctx: AuthorizedContext, input: z.output<typeof payInv
     if (heldPay && request && heldPay.request === request && heldPay.instrumentId === input.payment_instrument_id) {
       return { key: heldPay.key, instrumentId: heldPay.instrumentId };
     }
-    if (heldPay && takeOver && now.getTime() - heldPay.claimedAt > PAY_CLAIM_LEASE_MS) return { abandoned: heldPay };
+    if (heldPay && takeOver && payClaimAbandoned(heldPay, now)) return { abandoned: heldPay };
 
     nextStatus('pay', row.status);
     const instrument = await tx.paymentInstrument.findFirst({
@@ -74,7 +73,9 @@ async function claimCharge(ctx: AuthorizedContext, input: z.output<typeof payInv
         status: instrument.status,
       });
     }
-    if (row.collectionMethod === 'SEND_INVOICE' && row.dueAt) {
+    // A sent invoice in DUNNING is past due but still being collected (a subscription's grace): it
+    // takes payment until its collection gives up, as an automatic one does.
+    if (row.collectionMethod === 'SEND_INVOICE' && row.dueAt && row.status !== 'DUNNING') {
       const payableUntil = new Date(row.dueAt.getTime() + PAY_AFTER_DUE_DAYS * DAY_MS);
       if (now > payableUntil) {
         throw new ApiError(
@@ -123,12 +124,6 @@ export const payInvoice = authorizedProcedure
       );
       return { invoice, payment };
     });
-    // After the commit, so a dunning run wakes to read PAID; a replay signals again, harmlessly.
-    if (result.invoice.status === 'PAID' && result.invoice.collection_method === 'CHARGE_AUTOMATICALLY') {
-      await signalInvoiceStatusChanged(ctx.temporal, input.id);
-    }
-    if (result.invoice.status === 'PAID' && result.invoice.subscription_id) {
-      await signalSubscriptionInvoiceSettled(ctx.temporal, result.invoice.subscription_id, input.id);
-    }
+    await signalInvoicePaid(ctx.temporal, result.invoice);
     return result;
   });

@@ -6,13 +6,10 @@ import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { requestTag } from './payments/charge-keys';
-import { finishRefund, refundablePayment, reserveRefund } from './payments/refunds';
+import { abandonedRefunds, finishRefund, refundablePayment, reserveRefund } from './payments/refunds';
 import { refundObject } from './payments/schemas';
-import { lockVisibleInvoice } from './repository';
+import { lockVisibleInvoice, visibleInvoice } from './repository';
 import { invoiceId, invoiceObject } from './schemas';
-
-/** A refund left PENDING this long was abandoned by its request (a live one settles in milliseconds). */
-const REFUND_LEASE_MS = 60_000;
 
 export const refundInvoiceRequest = z.strictObject({
   id: invoiceId,
@@ -48,13 +45,13 @@ export const refundInvoice = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'invoices/refund', input, async (ctx) => {
       const request = ctx.idempotencyKey ? requestTag(ctx.principal.apiKeyId, ctx.idempotencyKey) : undefined;
-      // Refunds whose request died between recording and settling them: finishing one is safe at
-      // any time (the provider answers once per key), so any later refund of the invoice does it.
-      const abandoned = await ctx.db.refund.findMany({
-        where: { accountId: ctx.principal.accountId, invoiceId: input.id, status: 'PENDING', createdAt: { lt: new Date(ctx.now().getTime() - REFUND_LEASE_MS) } },
-        select: { id: true },
-      });
-      for (const { id } of abandoned) await finishRefund(ctx.db, id, (work) => ctx.db.$transaction(work), ctx.now);
+      // Abandoned refunds of the invoice are finished first, so this one is decided on what is
+      // really left to refund; only once the caller may see the invoice: the provider calls are
+      // made on its behalf.
+      const visible = await visibleInvoice(ctx.db, ctx, input.id, input.channel_id);
+      for (const id of await abandonedRefunds(ctx.db, ctx.now(), { invoice: { accountId: visible.accountId, id: visible.id } })) {
+        await finishRefund(ctx.db, id, (work) => ctx.db.$transaction(work), ctx.now);
+      }
       const refundId = await ctx.db.$transaction(async (tx) => {
         const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
         const key = `${row.id}/refund/${request ?? newUlid(ctx.now().getTime())}`;

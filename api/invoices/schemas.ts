@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
 import { hasAtMostFourDecimals, type AmountDetails } from '../../domain/invoice-amounts';
 import { INVOICE_STATUSES } from '../../domain/invoice-status';
+import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
 import type { Prisma } from '../../generated/prisma/client';
 import { dateTime, prefixedId } from '../common/schemas';
 import { calculationType, couponCode } from '../coupons/schemas';
@@ -9,6 +10,8 @@ import { addressObject, type Address } from '../customers/schemas';
 import { MAX_PRICE_AMOUNT } from '../product-prices/schemas';
 import { catalogueId } from '../products/schemas';
 import { invoicePdfUrl } from './pdf-url';
+
+export { COLLECTION_METHODS, type CollectionMethod };
 
 /** Limits the spec leaves open (section 8), documented in docs/invoices.md. */
 export const MAX_LINE_ITEMS = 100;
@@ -18,11 +21,9 @@ export const MAX_DISCOUNTS = 10;
 export const MAX_INVOICE_AMOUNT = 2_147_483_647;
 
 export const BILLING_REASONS = ['MANUAL', 'SUBSCRIPTION_CREATE', 'SUBSCRIPTION_CYCLE'] as const;
-export const COLLECTION_METHODS = ['CHARGE_AUTOMATICALLY', 'SEND_INVOICE'] as const;
 export const TAX_MODES = ['EXCLUSIVE', 'INCLUSIVE'] as const;
 
 export type BillingReason = (typeof BILLING_REASONS)[number];
-export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
 export type TaxMode = (typeof TAX_MODES)[number];
 
 export const invoiceId = prefixedId('invoice');

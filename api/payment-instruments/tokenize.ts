@@ -9,6 +9,8 @@ import { channelIdField } from '../common/schemas';
 import { customerId } from '../customers/schemas';
 import { visibleCustomer } from '../customers/rules';
 import { withIdempotency } from '../idempotency/with-idempotency';
+import { cardFingerprintKey } from '../secrets/card-fingerprint-key';
+import { secretsKey } from '../secrets/secrets-key';
 import { authorizedProcedure, operation } from '../trpc';
 import { insertCard } from './repository';
 import { paymentInstrumentObject, serializePaymentInstrument } from './schemas';
@@ -66,8 +68,7 @@ export const tokenizePaymentInstrument = authorizedProcedure
     if (card.exp_year > now.getUTCFullYear() + MAX_YEARS_AHEAD) {
       throw ApiError.validation({ 'card.exp_year': { type: 'MAX', message: `At most ${MAX_YEARS_AHEAD} years ahead.` } });
     }
-    const account = await ctx.db.account.findUniqueOrThrow({ where: { id: ctx.principal.accountId }, select: { fingerprintKey: true } });
-    const fingerprint = cardFingerprint(account.fingerprintKey, card.number);
+    const fingerprint = cardFingerprint(await cardFingerprintKey(ctx.db, ctx.principal.accountId, secretsKey()), card.number);
     return withIdempotency(ctx, 'payment-instruments/tokenize', withoutNumber(input, fingerprint), (ctx) =>
       ctx.transaction(async (tx) => {
         const customer = await visibleCustomer(tx, ctx, input.customer_id, input.channel_id);

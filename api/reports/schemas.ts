@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
 import type { Permission } from '../../domain/permissions';
 import { REPORT_TYPES, type ReportType } from '../../domain/report-columns';
+import { isDay, startOfDay } from '../../domain/settlement-dates';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
+import { date } from '../settlements/schemas';
 
 /** Section 8: a report lives 30 days from its creation. */
 export const REPORT_LIFETIME_DAYS = 30;
@@ -29,15 +31,28 @@ export const reportId = prefixedId('report');
 export const reportType = z.enum(REPORT_TYPES);
 export const reportStatus = z.enum(REPORT_STATUSES);
 
+/**
+ * Section 1 writes dates `YYYY-MM-DD` and section 2.8 bounds a report by dates: a date is read
+ * as midnight UTC starting that day. A date-time is accepted too, for a bound inside a day.
+ */
+function reportBound(description: string) {
+  return z.union([date, dateTime]).meta({ description: `${description} A date (YYYY-MM-DD) means 00:00:00 UTC of that day.` });
+}
+
+/** The moment a requested bound names. */
+export function reportBoundAt(value: string): Date {
+  return isDay(value) ? startOfDay(value) : new Date(value);
+}
+
 export const createReportRequest = z
   .strictObject({
     report_type: reportType,
-    date_from: dateTime.meta({ description: 'Records created at or after this moment are included.' }),
-    date_to: dateTime.meta({ description: 'Records created before this moment are included (exclusive).' }),
+    date_from: reportBound('Records created at or after this moment are included.'),
+    date_to: reportBound('Records created before this moment are included (exclusive).'),
     channel_id: channelIdField,
   })
   .superRefine((request, issues) => {
-    const span = Date.parse(request.date_to) - Date.parse(request.date_from);
+    const span = reportBoundAt(request.date_to).getTime() - reportBoundAt(request.date_from).getTime();
     if (span <= 0) {
       issues.addIssue({ code: 'custom', path: ['date_to'], message: 'Must be later than date_from.', params: { type: 'MIN' } });
     } else if (span > MAX_REPORT_RANGE_DAYS * DAY_MS) {
@@ -57,8 +72,8 @@ export const reportObject = z
     status: reportStatus.meta({
       description: 'PROCESSING until the file is written, then SUCCEEDED (downloadable) or FAILED; EXPIRED 30 days after creation.',
     }),
-    date_from: dateTime,
-    date_to: dateTime,
+    date_from: dateTime.meta({ description: 'The requested bound as a date-time: a requested date shows as its 00:00:00 UTC.' }),
+    date_to: dateTime.meta({ description: 'The requested bound as a date-time (exclusive): a requested date shows as its 00:00:00 UTC.' }),
     channel_ids: z.array(z.string()).meta({ description: 'Channels whose records the report holds; empty: every channel of the account.' }),
     row_count: z.number().int().optional().meta({ description: 'Data rows (line items) in the file; once SUCCEEDED.' }),
     byte_size: z.number().int().optional().meta({ description: 'Size of the CSV file in bytes; once SUCCEEDED.' }),

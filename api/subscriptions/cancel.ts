@@ -10,7 +10,7 @@ export const cancelSubscription = authorizedProcedure
     operation('subscriptions/cancel', {
       summary: 'Cancel a subscription, now or at the end of its period',
       description:
-        'IMMEDIATELY: CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice. 422: INCOMPATIBLE_STATUS, CANCELLATION_ALREADY_SCHEDULED, NO_PERIOD_END.',
+        'Without mode (or IMMEDIATELY): CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice. 422: INCOMPATIBLE_STATUS, CANCELLATION_ALREADY_SCHEDULED, NO_PERIOD_END.',
     }),
   )
   .input(cancelSubscriptionRequest)
@@ -19,9 +19,10 @@ export const cancelSubscription = authorizedProcedure
     withIdempotency(ctx, 'subscriptions/cancel', input, (ctx) =>
       changeThroughWorkflow(ctx, input, 'cancel', (state) => requireTransition('cancel', state.status), (handle, options) =>
         handle.executeUpdate(cancelSubscriptionUpdate, {
-          args: [{ mode: input.mode, reason: input.reason ?? 'CANCELLATION_REQUESTED', comment: input.comment ?? null }],
+          args: [{ mode: input.mode ?? 'IMMEDIATELY', reason: input.reason ?? 'CANCELLATION_REQUESTED', comment: input.comment ?? null }],
           ...options,
         }),
       ),
+      { holdKey: true },
     ),
   );

@@ -7,7 +7,7 @@ import { withIdempotency } from '../idempotency/with-idempotency';
 import { invoiceCustomer } from '../invoices/create';
 import { resolveDiscounts } from '../invoices/repository';
 import { authorizedProcedure, operation } from '../trpc';
-import { checkNewSubscriptionLines, newLines, requireTaxCountry, resolvePrices, subscriptionInstrument } from './references';
+import { checkNewSubscriptionLines, newLines, requireTaxCountry, resolvePrices, subscriptionCollection } from './references';
 import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from './repository';
 import { createSubscriptionRequest, serializeSubscription, subscriptionObject, type CreateSubscriptionRequest } from './schemas';
 import { startSubscriptionWorkflow } from './workflow-client';
@@ -39,7 +39,7 @@ export const createSubscription = authorizedProcedure
     operation('subscriptions/create', {
       summary: 'Create a subscription',
       description:
-        'CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated). 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, PAYMENT_INSTRUMENT_REQUIRED, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, CUSTOMER_ADDRESS_COUNTRY_REQUIRED (a taxed line for a TAXABLE customer with no address country).',
+        'CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way, charged or sent by collection_method). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated). 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, PAYMENT_INSTRUMENT_REQUIRED, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, CUSTOMER_ADDRESS_COUNTRY_REQUIRED (a taxed line for a TAXABLE customer with no address country).',
     }),
   )
   .input(createSubscriptionRequest)
@@ -61,7 +61,7 @@ export const createSubscription = authorizedProcedure
         const created = newLines(resolved, input.line_items, now);
         requireTaxCountry(customer, created, 'line_items');
         const period = checkNewSubscriptionLines(created);
-        const paymentInstrumentId = await subscriptionInstrument(tx, accountId, customer, input.payment_instrument_id);
+        const { collectionMethod, paymentInstrumentId } = await subscriptionCollection(tx, accountId, customer, input);
         const discounts = await resolveDiscounts(tx, accountId, currency, input.discounts ?? []);
 
         const { startsAt, start, trial, billingStart, anchorAt, endsAt } = times;
@@ -88,6 +88,7 @@ export const createSubscription = authorizedProcedure
           currency,
           status,
           paymentInstrumentId,
+          collectionMethod,
           latestInvoiceId: null,
           description: input.description ?? null,
           merchantReference: input.merchant_reference ?? null,

@@ -17,5 +17,6 @@ export const deleteSubscriptionCancellation = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'subscriptions/delete-cancellation', input, (ctx) =>
       changeThroughWorkflow(ctx, input, 'deleteCancellation', validateDeleteCancellation, (handle, options) => handle.executeUpdate(deleteCancellationUpdate, options)),
+      { holdKey: true },
     ),
   );

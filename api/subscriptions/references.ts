@@ -1,6 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { samePeriod, type BillingPeriod } from '../../domain/billing-periods';
+import type { CollectionMethod } from '../../domain/collection-methods';
 import type { LineTax, NewLine, PriceChange } from '../../domain/subscription-state';
 import type { LineTaxRequest } from '../invoices/schemas';
 import type { Transaction } from '../trpc';
@@ -120,6 +121,10 @@ export function checkNewSubscriptionLines(lines: readonly NewLine[]): BillingPer
   return period;
 }
 
+function defaultInstrumentOf(customer: { configuration: unknown }): string | undefined {
+  return (customer.configuration as { default_payment_instrument_id?: string } | null)?.default_payment_instrument_id;
+}
+
 /**
  * The instrument a subscription charges: the one named, which must be the customer's (422
  * PAYMENT_INSTRUMENT_NOT_FOUND) and ACTIVE (422 PAYMENT_INSTRUMENT_NOT_ACTIVE); else the
@@ -131,8 +136,7 @@ export async function subscriptionInstrument(
   customer: { id: string; configuration: unknown },
   requested: string | undefined,
 ): Promise<string> {
-  const fallback = (customer.configuration as { default_payment_instrument_id?: string } | null)?.default_payment_instrument_id;
-  const id = requested ?? fallback;
+  const id = requested ?? defaultInstrumentOf(customer);
   const instrument = id ? await tx.paymentInstrument.findFirst({ where: { id, accountId, customerId: customer.id }, select: { status: true } }) : null;
   if (requested && !instrument) {
     throw new ApiError('PAYMENT_INSTRUMENT_NOT_FOUND', `Payment instrument ${requested} is not an instrument of this customer.`, {
@@ -141,10 +145,44 @@ export async function subscriptionInstrument(
     });
   }
   if (!instrument || !id) {
-    throw new ApiError('PAYMENT_INSTRUMENT_REQUIRED', 'Name a payment_instrument_id: the customer has no default payment instrument.', { field: 'payment_instrument_id' });
+    throw new ApiError(
+      'PAYMENT_INSTRUMENT_REQUIRED',
+      'Collection CHARGE_AUTOMATICALLY (asked for, or for a PAID trial) needs a payment instrument and the customer has no default: name a payment_instrument_id, or bill by invoice (collection_method SEND_INVOICE).',
+      { field: 'payment_instrument_id', collection_method: 'CHARGE_AUTOMATICALLY' },
+    );
   }
   if (instrument.status !== 'ACTIVE') {
     throw new ApiError('PAYMENT_INSTRUMENT_NOT_ACTIVE', `Payment instrument ${id} is ${instrument.status}.`, { field: 'payment_instrument_id', payment_instrument_id: id, status: instrument.status });
   }
   return id;
+}
+
+/**
+ * How a new subscription collects its invoices and the instrument it keeps (docs/subscriptions.md,
+ * "Collection"). Left out, the method is CHARGE_AUTOMATICALLY when there is an instrument to
+ * charge (named, or the customer's default) or a PAID trial, else SEND_INVOICE. Automatic
+ * collection needs an instrument (subscriptionInstrument); billing by invoice keeps one only if
+ * named, checked the same way. A PAID trial is charged when it starts, and a payment term
+ * (settings.days_until_due) belongs to invoices that are sent: 400 otherwise.
+ */
+export async function subscriptionCollection(
+  tx: Transaction,
+  accountId: string,
+  customer: { id: string; configuration: unknown },
+  request: { payment_instrument_id?: string; collection_method?: CollectionMethod; trial?: { type: string }; settings?: { days_until_due?: number } },
+): Promise<{ collectionMethod: CollectionMethod; paymentInstrumentId: string | null }> {
+  const paidTrial = request.trial?.type === 'PAID';
+  const collectionMethod =
+    request.collection_method ?? (request.payment_instrument_id || defaultInstrumentOf(customer) || paidTrial ? 'CHARGE_AUTOMATICALLY' : 'SEND_INVOICE');
+  if (collectionMethod === 'SEND_INVOICE' && paidTrial) {
+    throw ApiError.validation({ collection_method: { type: 'INVALID', message: 'A PAID trial is charged on an instrument when it starts: use CHARGE_AUTOMATICALLY.' } });
+  }
+  if (collectionMethod === 'CHARGE_AUTOMATICALLY') {
+    if (request.settings?.days_until_due !== undefined) {
+      throw ApiError.validation({ 'settings.days_until_due': { type: 'INVALID', message: 'Only a subscription billed by invoice (collection_method SEND_INVOICE) has a payment term.' } });
+    }
+    return { collectionMethod, paymentInstrumentId: await subscriptionInstrument(tx, accountId, customer, request.payment_instrument_id) };
+  }
+  const paymentInstrumentId = request.payment_instrument_id ? await subscriptionInstrument(tx, accountId, customer, request.payment_instrument_id) : null;
+  return { collectionMethod, paymentInstrumentId };
 }

@@ -2,6 +2,7 @@ import { formatDateTime } from '../../domain/datetime';
 import { ApiError } from '../../domain/errors';
 import type { EventName } from '../../domain/event-catalogue';
 import type { BillingPeriod } from '../../domain/billing-periods';
+import type { CollectionMethod } from '../../domain/collection-methods';
 import { servedNextBillingAt, type Line, type LineTax, type SubscriptionState } from '../../domain/subscription-state';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { Prisma } from '../../generated/prisma/client';
@@ -39,6 +40,7 @@ export function stateOfRow(row: SubscriptionRow): SubscriptionState {
     currency: row.currency,
     status: row.status as SubscriptionStatus,
     paymentInstrumentId: row.paymentInstrumentId,
+    collectionMethod: row.collectionMethod as CollectionMethod,
     latestInvoiceId: row.latestInvoiceId,
     description: row.description,
     merchantReference: row.merchantReference,
@@ -161,10 +163,19 @@ function lineColumns(state: SubscriptionState, line: Line, position: number) {
   };
 }
 
-/** Inserts a new subscription's row and lines (subscriptions/create). */
+/** Inserts a new subscription's row and lines (subscriptions/create). The collection method never changes afterwards. */
 export async function insertSubscription(tx: Db, state: SubscriptionState): Promise<SubscriptionRow> {
   await tx.subscription.create({
-    data: { id: state.id, accountId: state.accountId, channelId: state.channelId, customerId: state.customerId, currency: state.currency, createdAt: new Date(state.createdAt), ...rowColumns(state) },
+    data: {
+      id: state.id,
+      accountId: state.accountId,
+      channelId: state.channelId,
+      customerId: state.customerId,
+      currency: state.currency,
+      collectionMethod: state.collectionMethod ?? 'CHARGE_AUTOMATICALLY',
+      createdAt: new Date(state.createdAt),
+      ...rowColumns(state),
+    },
   });
   await tx.subscriptionLineItem.createMany({ data: state.lineItems.map((line, position) => ({ id: line.id, ...lineColumns(state, line, position) })) });
   return tx.subscription.findUniqueOrThrow({ where: { id: state.id }, select: subscriptionSelect });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
+import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
 import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscription-state';
 import { MAX_RETRIES } from '../../activities/invoice-collection';
 import type { Prisma } from '../../generated/prisma/client';
@@ -14,6 +15,8 @@ export const subscriptionId = prefixedId('subscription');
 export const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
 export const cancellationReason = z.enum(CANCELLATION_REASONS);
 export const EXHAUSTION_ACTIONS = ['CANCEL', 'REMAIN_UNPAID'] as const;
+/** The longest payment term of an invoice-billed subscription (docs/subscriptions.md, "Collection"). */
+export const MAX_DAYS_UNTIL_DUE = 365;
 
 /* ---------- requests ---------- */
 
@@ -36,6 +39,13 @@ export const settingsRequest = z
       .enum(EXHAUSTION_ACTIONS)
       .optional()
       .meta({ description: 'CANCEL (default): UNPAID, then CANCELLED with reason DUNNING_EXHAUSTED. REMAIN_UNPAID: stays UNPAID, bills no more.' }),
+    days_until_due: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DAYS_UNTIL_DUE)
+      .optional()
+      .meta({ description: 'collection_method SEND_INVOICE only: each invoice is due this many days after it is issued. Default 30.' }),
   })
   .meta({ description: 'Settings the spec leaves open: docs/subscriptions.md, "Settings".' });
 
@@ -56,7 +66,14 @@ export const trialRequest = z
 export const createSubscriptionRequest = z.strictObject({
   channel_id: channelIdField,
   customer_id: prefixedId('customer'),
-  payment_instrument_id: prefixedId('paymentInstrument').optional().meta({ description: 'Left out: the customer’s default instrument.' }),
+  payment_instrument_id: prefixedId('paymentInstrument').optional().meta({ description: 'Left out: the customer’s default instrument, if any.' }),
+  collection_method: z
+    .enum(COLLECTION_METHODS)
+    .optional()
+    .meta({
+      description:
+        'CHARGE_AUTOMATICALLY: every invoice is charged on the instrument (one is required). SEND_INVOICE: every invoice is issued OPEN with a due date and paid with invoices/pay. Left out: CHARGE_AUTOMATICALLY when an instrument is named or the customer has a default one, or the trial is PAID; else SEND_INVOICE.',
+    }),
   line_items: z.array(subscriptionLineRequest).min(1).max(MAX_SUBSCRIPTION_LINE_ITEMS),
   starts_at: dateTime.optional().meta({ description: 'In the future: the subscription is CREATED until then. Left out: it starts now.' }),
   anchor_at: dateTime.optional().meta({ description: 'Cycle boundaries are anchor_at ± whole periods. Default: when billing starts (the start, or the trial end).' }),
@@ -72,7 +89,10 @@ export const createSubscriptionRequest = z.strictObject({
 export const cancelSubscriptionRequest = z.strictObject({
   id: subscriptionId,
   channel_id: channelIdField,
-  mode: z.enum(CANCELLATION_MODES).meta({ description: 'IMMEDIATELY, or PERIOD_END: at the end of the current period (the trial’s end while TRIALING).' }),
+  mode: z
+    .enum(CANCELLATION_MODES)
+    .optional()
+    .meta({ description: 'Left out (or IMMEDIATELY): cancels now, as section 3 says. PERIOD_END: at the end of the current period (the trial’s end while TRIALING).' }),
   reason: cancellationReason
     .exclude(['DUNNING_EXHAUSTED'])
     .optional()
@@ -168,6 +188,7 @@ export const subscriptionDiscountObject = z.object({
 export const settingsObject = z.object({
   dunning_retry_schedule_days: z.array(z.number().int()).optional(),
   on_dunning_exhausted: z.enum(EXHAUSTION_ACTIONS),
+  days_until_due: z.number().int().optional(),
 });
 
 export const subscriptionObject = z
@@ -179,6 +200,7 @@ export const subscriptionObject = z
     line_items: z.array(subscriptionLineItemObject),
     customer_id: z.string(),
     payment_instrument_id: z.string().optional(),
+    collection_method: z.enum(COLLECTION_METHODS).meta({ description: 'How its invoices are collected (an addition to section 2.4): docs/subscriptions.md, "Collection".' }),
     latest_invoice_id: z.string().optional(),
     started_at: dateTime.optional(),
     start_scheduled_at: dateTime.optional(),
@@ -209,6 +231,7 @@ export const subscriptionSelect = {
   status: true,
   currency: true,
   paymentInstrumentId: true,
+  collectionMethod: true,
   latestInvoiceId: true,
   description: true,
   merchantReference: true,
@@ -269,6 +292,7 @@ export function serializeSubscription(row: SubscriptionRow): SubscriptionObject 
     })),
     customer_id: row.customerId,
     ...present('payment_instrument_id', row.paymentInstrumentId),
+    collection_method: row.collectionMethod as CollectionMethod,
     ...present('latest_invoice_id', row.latestInvoiceId),
     ...present('started_at', at(row.startedAt)),
     ...present('start_scheduled_at', row.status === 'CREATED' ? at(row.startScheduledAt) : undefined),

@@ -63,10 +63,16 @@ export const updateSubscription = authorizedProcedure
   .input(updateSubscriptionRequest)
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
-    withIdempotency(ctx, 'subscriptions/update', input, async (ctx) => {
-      const changes = await resolveChanges(ctx, input);
-      return changeThroughWorkflow(ctx, input, 'update', (state) => requireTransition('update', state.status), (handle, options) =>
-        handle.executeUpdate(updateSubscriptionUpdate, { args: [changes], ...options }),
-      );
-    }),
+    withIdempotency(
+      ctx,
+      'subscriptions/update',
+      input,
+      async (ctx) => {
+        const changes = await resolveChanges(ctx, input);
+        return changeThroughWorkflow(ctx, input, 'update', (state) => requireTransition('update', state.status), (handle, options) =>
+          handle.executeUpdate(updateSubscriptionUpdate, { args: [changes], ...options }),
+        );
+      },
+      { holdKey: true },
+    ),
   );

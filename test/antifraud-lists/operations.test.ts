@@ -58,14 +58,26 @@ describe('antifraud-lists/create, get and update', () => {
     expect(lowercase.body).toEqual(created.body);
   });
 
+  it('creates a list from the spec’s {name, field} alone as a BLOCK list; action stays optional in the reference', async () => {
+    const created = await platform.call('/v2/antifraud-lists/create', { name: 'Spec shaped', field: 'IP_ADDRESS' });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ name: 'Spec shaped', field: 'IP_ADDRESS', action: 'BLOCK' });
+    expect((await platform.call('/v2/antifraud-lists/get', { id: created.body.id })).body).toEqual(created.body);
+    const allowing = await platform.call('/v2/antifraud-lists/create', { name: 'Allowed', field: 'IP_ADDRESS', action: 'ALLOW' });
+    expect(allowing.body.action).toBe('ALLOW');
+
+    const document: any = await (await fetch(`${platform.baseUrl}/openapi.json`)).json();
+    const schema = document.paths['/v2/antifraud-lists/create'].post.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(['name', 'field']);
+    expect(schema.properties.action.default).toBe('BLOCK');
+  });
+
   it('validates the create request', async () => {
     const valid = { name: 'x', field: 'IP_ADDRESS', action: 'BLOCK' };
     expect(constraintOf(await platform.call('/v2/antifraud-lists/create', { ...valid, field: 'PHONE' }), 'field')).toBe('ENUM');
     expect(constraintOf(await platform.call('/v2/antifraud-lists/create', { ...valid, action: 'REVIEW' }), 'action')).toBe('ENUM');
     // A missing enum is reported as ENUM today (api/errors/zod-constraints.ts maps zod's invalid_value
     // without looking at the input); what matters here is that it is refused on that field.
-    const { action: _action, ...withoutAction } = valid;
-    expect(constraintOf(await platform.call('/v2/antifraud-lists/create', withoutAction), 'action')).toBeDefined();
     const { field: _field, ...withoutField } = valid;
     expect(constraintOf(await platform.call('/v2/antifraud-lists/create', withoutField), 'field')).toBeDefined();
     expect(constraintOf(await platform.call('/v2/antifraud-lists/create', { ...valid, name: undefined }), 'name')).toBe('REQUIRED');

@@ -1,4 +1,6 @@
 import { screenPayment, type PaymentSubject } from '../../activities/antifraud-screen';
+import { cardFingerprintKey } from '../../api/secrets/card-fingerprint-key';
+import { secretsKey } from '../../api/secrets/secrets-key';
 import { cardFingerprint } from '../../domain/card-fingerprint';
 import { setAntifraudEnabled } from '../../scripts/operator/antifraud';
 import { startPlatform, type Platform } from '../support/platform';
@@ -61,8 +63,7 @@ describe('screenPayment with items created through the API', () => {
   });
 
   it('blocks on the fingerprint of the card, whatever instrument carries it, and case-sensitively', async () => {
-    const account = await platform.db.account.findUniqueOrThrow({ where: { id: platform.accountId } });
-    const fingerprint = cardFingerprint(account.fingerprintKey, '4000000000000002');
+    const fingerprint = cardFingerprint(await cardFingerprintKey(platform.db, platform.accountId, secretsKey()), '4000000000000002');
     const listId = await createList('CARD_ID', 'BLOCK');
     const itemId = await addItem(listId, fingerprint);
     expect(await screen(payment({ fingerprint }))).toEqual({ outcome: 'BLOCKED', listId, itemId, field: 'CARD_ID' });

@@ -1,4 +1,5 @@
 import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
+import { PERMISSIONS } from '../../domain/permissions';
 import { startPlatform, type Platform } from '../support/platform';
 
 let platform: Platform;
@@ -126,5 +127,68 @@ describe('api-keys/create and get', () => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ code: 'CHANNEL_NOT_FOUND', message: expect.any(String), context: { channel_ids: [foreign.id] } });
     expect(await platform.db.apiKey.count()).toBe(before);
+  });
+});
+
+describe('a key acts only on keys within its own permissions', () => {
+  async function ownerKey() {
+    const { row, secret } = await createOperatorApiKey(platform.db, { accountId: platform.accountId, name: 'owner' });
+    return { id: row.id, secret };
+  }
+
+  it('rotate: a key holding only api-keys:rotate cannot take over the all-permissions key', async () => {
+    const owner = await ownerKey();
+    const weak = await keyWith(['api-keys:rotate']);
+    const before = await platform.db.apiKeySecret.findMany({ where: { apiKeyId: owner.id }, orderBy: { id: 'asc' } });
+
+    const res = await platform.call('/v2/api-keys/rotate', { id: owner.id, rotation_period: 0 }, { secret: weak });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('PERMISSION_DENIED');
+    expect(res.body).not.toHaveProperty('rotate_secret');
+    expect(res.body.context.permissions).toEqual(PERMISSIONS.filter((p) => p !== 'api-keys:rotate'));
+
+    // Nothing changed: the owner's secret still works, no secret was issued, no rotation recorded.
+    expect(await platform.db.apiKeySecret.findMany({ where: { apiKeyId: owner.id }, orderBy: { id: 'asc' } })).toEqual(before);
+    expect((await platform.db.apiKey.findUniqueOrThrow({ where: { id: owner.id } })).rotateAt).toBeNull();
+    expect((await platform.call('/v2/api-keys/get', { id: owner.id }, { secret: owner.secret })).status).toBe(200);
+  });
+
+  it('rotate: a key missing one of the target’s permissions is refused, naming only that one', async () => {
+    const target = await platform.call('/v2/api-keys/create', { name: 'payer', permissions: ['invoices:get', 'invoices:pay'] });
+    const caller = await keyWith(['api-keys:rotate', 'invoices:get']);
+    const res = await platform.call('/v2/api-keys/rotate', { id: target.body.id, rotation_period: 60 }, { secret: caller });
+    expect(res.status).toBe(403);
+    expect(res.body.context).toEqual({ permissions: ['invoices:pay'] });
+  });
+
+  it('rotate: a key may rotate a key holding the same or fewer permissions, itself included', async () => {
+    const caller = await keyWith(['api-keys:rotate', 'invoices:get']);
+    const equal = await platform.call('/v2/api-keys/create', { name: 'equal', permissions: ['invoices:get', 'api-keys:rotate'] });
+    const fewer = await platform.call('/v2/api-keys/create', { name: 'fewer', permissions: ['invoices:get'] });
+    for (const id of [equal.body.id, fewer.body.id]) {
+      const res = await platform.call('/v2/api-keys/rotate', { id, rotation_period: 60 }, { secret: caller });
+      expect(res.status).toBe(200);
+      expect(res.body.rotate_secret).toMatch(/^asec_/);
+    }
+    const self = await createOperatorApiKey(platform.db, { accountId: platform.accountId, name: 'self', permissions: ['api-keys:rotate'] });
+    const rotated = await platform.call('/v2/api-keys/rotate', { id: self.row.id, rotation_period: 0 }, { secret: self.secret });
+    expect(rotated.status).toBe(200);
+  });
+
+  it('get and list: a weaker key sees a stronger key’s record, never anything secret', async () => {
+    const owner = await ownerKey();
+    const weak = await keyWith(['api-keys:get', 'api-keys:list']);
+    const recordFields = ['channel_ids', 'created_at', 'id', 'name', 'permissions', 'updated_at'];
+
+    const got = await platform.call('/v2/api-keys/get', { id: owner.id }, { secret: weak });
+    expect(got.status).toBe(200);
+    expect(Object.keys(got.body).sort()).toEqual(recordFields);
+
+    const listed = await platform.call('/v2/api-keys/list', { filters: { name: { operator: 'EQ', value: 'owner' } } }, { secret: weak });
+    expect(listed.status).toBe(200);
+    const item = listed.body.items.find((k: { id: string }) => k.id === owner.id);
+    expect(Object.keys(item).sort()).toEqual(recordFields);
+    expect(JSON.stringify(listed.body)).not.toContain('asec_');
+    expect(JSON.stringify(got.body)).not.toContain(owner.secret.slice(5, 21));
   });
 });

@@ -95,8 +95,23 @@ describe('customers/create', () => {
     expect(await constraintOf(individual({ email }), 'email')).toMatchObject({ type: 'FORMAT' });
   });
 
-  it.each(['0044207', '+44 20 7123 4567', '442071234567', '+0441234', '+1234567890123456'])('refuses the phone %p', async (phone) => {
-    expect(await constraintOf(individual({ phone }), 'phone')).toMatchObject({ type: 'FORMAT' });
+  it.each(['0044207', '442071234567', '(555) 123-4567', '+0441234', '+1234567890123456', '+1 555 CALL NOW', '+1 555-123-4567 ext. 12', '+1 (555 123-4567'])(
+    'refuses the phone %p, which cannot be an international number',
+    async (phone) => {
+      expect(await constraintOf(individual({ phone }), 'phone')).toMatchObject({ type: 'FORMAT' });
+    },
+  );
+
+  it.each([
+    ['+1 555-123-4567', '+15551234567'],
+    ['+1 (555) 123.4567', '+15551234567'],
+    ['+44 (0)20 7123 4567', '+442071234567'],
+  ])('stores and shows the phone %p as %p (E.164)', async (written, e164) => {
+    const res = await create(individual({ phone: written }));
+    expect(res.status).toBe(200);
+    expect(res.body.phone).toBe(e164);
+    const row = await platform.db.customer.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.phone).toBe(e164);
   });
 
   it('validates address countries against ISO 3166 alpha-3', async () => {

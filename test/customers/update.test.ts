@@ -63,6 +63,22 @@ describe('customers/update semantics', () => {
     expect(res.body.email).toBe('grace@example.com');
   });
 
+  it('normalises a written phone to E.164 on update and patch, and counts the same number as no change', async () => {
+    const customer = await newCustomer();
+    const updated = await update({ id: customer.id, phone: '+1 202-555-0188' });
+    expect(updated.status).toBe(200);
+    expect(updated.body.phone).toBe('+12025550188');
+    const patched = await update({ id: customer.id, phone: '+49 (30) 123 456' }, 'patch');
+    expect(patched.body.phone).toBe('+4930123456');
+    const before = (await eventsOf(customer.id)).length;
+    const same = await update({ id: customer.id, phone: '+49 30 123456' });
+    expect(same.body).toEqual(patched.body);
+    expect(await eventsOf(customer.id)).toHaveLength(before);
+    const refused = await update({ id: customer.id, phone: '030 123456' }, 'patch');
+    expect(refused.status).toBe(400);
+    expect(refused.body.context.constraints.phone).toMatchObject({ type: 'FORMAT' });
+  });
+
   it('refuses null for a field that cannot be absent', async () => {
     const customer = await newCustomer();
     for (const [field, type] of [

@@ -1,5 +1,6 @@
 import { Client } from '@temporalio/client';
 import { createChargeActivities } from '../../activities/charge';
+import { createInvoiceCollectionActivities } from '../../activities/invoice-collection';
 import { invoiceCollectionWorkflowId } from '../../domain/workflow-ids';
 import { startPlatform, type Platform } from '../support/platform';
 import { eventsOf, eventTypesOf, merchant, providerChargesOf, waitFor } from '../invoices-payments/fixtures';
@@ -161,5 +162,31 @@ describe('the collection workflow', () => {
     const paid = (await eventsOf(platform, invoice.id)).find((e) => e.eventType === 'INVOICE_PAID')!;
     expect((paid.data as { payment: { id: string } }).payment.id).toBe(charged.paymentId);
     expect((await providerChargesOf(platform, invoice.id)).map((c) => c.outcome)).toEqual(['SOFT_DECLINED', 'SOFT_DECLINED', 'APPROVED']);
+  });
+
+  it('an attempt retried after its settlement committed answers with that outcome: one charge, one event', async () => {
+    const { invoice, workflowId } = await inDunning();
+    const failedEventIds = async () =>
+      (await eventsOf(platform, invoice.id)).filter((e) => e.eventType === 'INVOICE_PAYMENT_FAILED').map((e) => e.id);
+    const [firstFailure] = await failedEventIds();
+    // What Temporal does when a worker dies after the settlement committed but before the
+    // activity's completion reached the server: it runs the same attempt again.
+    const { attemptInvoiceCollection } = createInvoiceCollectionActivities({ db: platform.db });
+    expect(await attemptInvoiceCollection({ invoiceId: invoice.id, attempt: 0, retriesLeft: 4 })).toMatchObject({ status: 'DUNNING', retry: true });
+    expect(await failedEventIds()).toEqual([firstFailure]);
+
+    const once = await attemptInvoiceCollection({ invoiceId: invoice.id, attempt: 1, retriesLeft: 3 });
+    const twice = await attemptInvoiceCollection({ invoiceId: invoice.id, attempt: 1, retriesLeft: 3 });
+    expect(once).toMatchObject({ status: 'DUNNING', retry: true, paymentId: expect.stringMatching(/^pay_/) });
+    expect(twice).toEqual(once);
+    expect(await failedEventIds()).toHaveLength(2);
+    expect(await providerChargesOf(platform, invoice.id)).toHaveLength(4);
+
+    // The workflow's own attempt 1, due after a day, finds it settled as well.
+    await platform.env.sleep(DAY + HOUR);
+    expect(await failedEventIds()).toHaveLength(2);
+    expect(await providerChargesOf(platform, invoice.id)).toHaveLength(4);
+    await m.ok('invoices/void', { id: invoice.id });
+    expect(await collectionResult(workflowId)).toEqual({ status: 'VOIDED', attempts: 2 });
   });
 });

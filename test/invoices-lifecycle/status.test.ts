@@ -20,6 +20,7 @@ const EXPECTED: Record<InvoiceTransition, [string[], string]> = {
   chargeFailedRetryable: [['OPEN'], 'DUNNING'],
   chargeFailedFinal: [['OPEN', 'DUNNING'], 'UNPAID'],
   dunningExhausted: [['DUNNING'], 'UNPAID'],
+  pastDue: [['OPEN'], 'DUNNING'],
 };
 
 describe('the invoice state machine', () => {

@@ -1,3 +1,5 @@
+import { createChargeActivities } from '../../activities/charge';
+import { newPayChargeKey } from '../../api/invoices/payments/charge-keys';
 import type { Platform } from '../support/platform';
 
 /** Merchant steps over the real API, shared by the pay, refund and dunning tests. */
@@ -33,7 +35,53 @@ export function merchant(platform: Platform) {
     return ok('invoices/finalize', { id: draft.id });
   }
 
-  return { ok, customer, card, setDefaultInstrument, openInvoice };
+  /**
+   * What an invoices/pay whose process died leaves: its claim on an invoice of 10,000 (a new
+   * SEND_INVOICE one unless `of` names another and its customer), and with `charged` the payment
+   * the provider already made; the invoice not yet marked.
+   */
+  async function abandonedPay(options: { claimedAt: Date; request?: string; charged: boolean; number?: string; of?: { invoice: { id: string }; customerId: string } }) {
+    const customerId = options.of?.customerId ?? (await customer());
+    const instrumentId = await card(customerId, options.number ?? '4242424242424242');
+    const invoice = options.of?.invoice ?? (await openInvoice(customerId));
+    const key = newPayChargeKey(invoice.id, instrumentId, options.claimedAt, options.request);
+    await platform.db.invoice.update({ where: { id: invoice.id }, data: { paymentInProgressId: key } });
+    if (!options.charged) return { invoice, instrumentId, key, paymentId: undefined };
+    const charged = await createChargeActivities({ db: platform.db }).chargePayment({
+      accountId: platform.accountId,
+      customerId,
+      instrumentId,
+      amount: 10_000,
+      currency: 'EUR',
+      idempotencyKey: key,
+      invoiceId: invoice.id,
+    });
+    if (charged.status !== 'SUCCEEDED') throw new Error(`The provider did not charge: ${charged.status}.`);
+    return { invoice, instrumentId, key, paymentId: charged.paymentId };
+  }
+
+  return { ok, customer, card, setDefaultInstrument, openInvoice, abandonedPay };
+}
+
+/** What a refund request that died after its first transaction leaves: the refund recorded and reserved, the provider not yet asked. */
+export async function abandonedRefund(platform: Platform, invoice: { id: string }, payment: { id: string; provider: string | null }, id: string, amount = 3_000) {
+  const at = new Date(Date.now() - 2 * 60 * 1000);
+  await platform.db.refund.create({
+    data: {
+      id,
+      accountId: platform.accountId,
+      invoiceId: invoice.id,
+      paymentId: payment.id,
+      amount,
+      status: 'PENDING',
+      provider: payment.provider!,
+      idempotencyKey: `${invoice.id}/refund/${id}`,
+      createdAt: at,
+      updatedAt: at,
+    },
+  });
+  await platform.db.payment.update({ where: { id: payment.id }, data: { refundedAmount: { increment: amount } } });
+  await platform.db.invoice.update({ where: { id: invoice.id }, data: { amountRefunded: { increment: amount } } });
 }
 
 /** Invoice events of one invoice, oldest first, by event_type. */

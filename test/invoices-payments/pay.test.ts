@@ -1,5 +1,4 @@
-import { createChargeActivities } from '../../activities/charge';
-import { newPayChargeKey, requestTag } from '../../api/invoices/payments/charge-keys';
+import { requestTag } from '../../api/invoices/payments/charge-keys';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
 import { eventsOf, eventTypesOf, merchant, providerChargesOf } from './fixtures';
@@ -141,6 +140,14 @@ describe('invoices/pay refusals (422)', () => {
     expect((await pay({ id: automatic.id, payment_instrument_id: instrumentId })).body.invoice.status).toBe('PAID');
   });
 
+  it('a SEND_INVOICE invoice in DUNNING (a subscription\'s grace after its due date) is still payable more than 30 days past due_at', async () => {
+    const customerId = await m.customer();
+    const instrumentId = await m.card(customerId, '4242424242424242');
+    const inDunning = await m.openInvoice(customerId, { collection_method: 'SEND_INVOICE' });
+    await platform.db.invoice.update({ where: { id: inDunning.id }, data: { dueAt: new Date(Date.now() - 31 * DAY), status: 'DUNNING' } });
+    expect((await pay({ id: inDunning.id, payment_instrument_id: instrumentId })).body.invoice.status).toBe('PAID');
+  });
+
   it('OPEN_PAYMENT_LIMIT_REACHED while another charge holds the invoice', async () => {
     const customerId = await m.customer();
     const instrumentId = await m.card(customerId, '4242424242424242');
@@ -183,25 +190,7 @@ describe('invoices/pay idempotency and crash safety', () => {
     expect(await eventTypesOf(platform, invoice.id)).toEqual(['INVOICE_CREATED', 'INVOICE_FINALIZED', 'INVOICE_PAYMENT_FAILED']);
   });
 
-  /** A pay whose process died after the provider charged and before the invoice was marked. */
-  async function chargedButNotSettled(claimedAt: Date, request?: string) {
-    const customerId = await m.customer();
-    const instrumentId = await m.card(customerId, '4242424242424242');
-    const invoice = await m.openInvoice(customerId);
-    const key = newPayChargeKey(invoice.id, instrumentId, claimedAt, request);
-    await platform.db.invoice.update({ where: { id: invoice.id }, data: { paymentInProgressId: key } });
-    const charged = await createChargeActivities({ db: platform.db }).chargePayment({
-      accountId: platform.accountId,
-      customerId,
-      instrumentId,
-      amount: 10_000,
-      currency: 'EUR',
-      idempotencyKey: key,
-      invoiceId: invoice.id,
-    });
-    expect(charged.status).toBe('SUCCEEDED');
-    return { invoice, instrumentId, paymentId: charged.paymentId };
-  }
+  const chargedButNotSettled = (claimedAt: Date, request?: string) => m.abandonedPay({ claimedAt, request, charged: true });
 
   it('a retry under the same Idempotency-Key finishes the cut-off charge instead of charging again', async () => {
     const apiKeyId = (await platform.db.apiKey.findFirstOrThrow({ where: { accountId: platform.accountId, name: 'root' } })).id;

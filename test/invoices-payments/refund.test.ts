@@ -1,5 +1,6 @@
+import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
-import { eventsOf, merchant } from './fixtures';
+import { abandonedRefund, eventsOf, merchant } from './fixtures';
 
 let platform: Platform;
 let m: ReturnType<typeof merchant>;
@@ -111,24 +112,7 @@ describe('invoices/refund', () => {
 
   it('finishes a refund whose request died after recording it, without refunding twice', async () => {
     const { invoice, payment } = await paidInvoice();
-    const at = new Date(Date.now() - 2 * 60 * 1000);
-    // What the first transaction leaves: the refund recorded and reserved, the provider not yet asked.
-    await platform.db.refund.create({
-      data: {
-        id: 'rfnd_abandoned',
-        accountId: platform.accountId,
-        invoiceId: invoice.id,
-        paymentId: payment.id,
-        amount: 3_000,
-        status: 'PENDING',
-        provider: payment.provider!,
-        idempotencyKey: `${invoice.id}/refund/abandoned`,
-        createdAt: at,
-        updatedAt: at,
-      },
-    });
-    await platform.db.payment.update({ where: { id: payment.id }, data: { refundedAmount: 3_000 } });
-    await platform.db.invoice.update({ where: { id: invoice.id }, data: { amountRefunded: 3_000 } });
+    await abandonedRefund(platform, invoice, payment, 'rfnd_abandoned');
 
     const next = await refund({ id: invoice.id });
     expect(next.body.refund.amount).toBe(7_000);
@@ -136,5 +120,18 @@ describe('invoices/refund', () => {
     expect((await providerRefunds(payment.providerChargeId!)).map((r) => r.amount).sort()).toEqual([3_000, 7_000]);
     const refunded = (await eventsOf(platform, invoice.id)).filter((e) => e.eventType === 'INVOICE_PAYMENT_REFUNDED');
     expect(refunded).toHaveLength(2);
+  });
+
+  it('a key that cannot see the invoice gets 404 and finishes none of its abandoned refunds', async () => {
+    const { invoice, payment } = await paidInvoice();
+    expect(invoice.channel_id).toBe(platform.channelIds[0]);
+    await abandonedRefund(platform, invoice, payment, 'rfnd_other_channel');
+    const bound = await createOperatorApiKey(platform.db, { accountId: platform.accountId, name: 'channel two', channelIds: [platform.channelIds[1]] });
+
+    const res = await refund({ id: invoice.id }, { secret: bound.secret });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect((await platform.db.refund.findUniqueOrThrow({ where: { id: 'rfnd_other_channel' } })).status).toBe('PENDING');
+    expect(await providerRefunds(payment.providerChargeId!)).toHaveLength(0);
+    expect((await eventsOf(platform, invoice.id)).filter((e) => e.eventType === 'INVOICE_PAYMENT_REFUNDED')).toHaveLength(0);
   });
 });

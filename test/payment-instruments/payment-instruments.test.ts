@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { cardFingerprintKey } from '../../api/secrets/card-fingerprint-key';
+import { secretsKey } from '../../api/secrets/secrets-key';
 import { paymentInstrumentExpiryWorkflowId } from '../../domain/workflow-ids';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
@@ -53,8 +55,8 @@ describe('payment-instruments/tokenize', () => {
       created_at: expect.stringMatching(/\.\d{6}Z$/),
       updated_at: res.body.created_at,
     });
-    const account = await platform.db.account.findUniqueOrThrow({ where: { id: platform.accountId } });
-    const expected = createHmac('sha256', account.fingerprintKey).update('4242424242424242').digest('base64url');
+    const key = await cardFingerprintKey(platform.db, platform.accountId, secretsKey());
+    const expected = createHmac('sha256', key).update('4242424242424242').digest('base64url');
     expect(res.body.card.fingerprint).toBe(expected);
 
     const got = await platform.call('/v2/payment-instruments/get', { id: res.body.id });

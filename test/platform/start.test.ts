@@ -97,8 +97,10 @@ describe('npm start', () => {
       workflows.push(execution.workflowId);
     }
     const purge = await client.workflow.getHandle('maintenance/idempotency-purge').describe();
+    const sweep = await client.workflow.getHandle('maintenance/payment-sweep').describe();
     await connection.close();
     expect(purge.status.name).toBe('RUNNING');
+    expect(sweep.status.name).toBe('RUNNING');
     expect(workflows).toHaveLength(1);
     expect(workflows[0]).toMatch(new RegExp(`^${keyId}/rotation/`));
 

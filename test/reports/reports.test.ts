@@ -1,6 +1,7 @@
-import { reportPages, type ReportScope } from '../../activities/report-export';
+import Papa from 'papaparse';
+import { reportCsv, reportPages, type ReportScope } from '../../activities/report-export';
 import { storedFileUrl } from '../../api/files/stored-file-url';
-import type { Cell } from '../../domain/report-columns';
+import { FREE_TEXT_COLUMNS, SUBSCRIPTION_REPORT_COLUMNS, type Cell } from '../../domain/report-columns';
 import { newId } from '../../domain/ids';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
@@ -364,6 +365,73 @@ describe('SUBSCRIPTIONS report', () => {
   });
 });
 
+describe('formula injection', () => {
+  it('escapes free text a merchant or customer typed, never ids, enums, amounts or date-times', async () => {
+    const customer = await r.ok('customers/create', {
+      type: 'INDIVIDUAL',
+      email: '-2+3@example.com',
+      first_name: '=HYPERLINK("http://evil.example","x")',
+      last_name: '@SUM(A1)',
+      phone: '+442071234567',
+      address: { line1: '@home', line2: '=2', city: '+City', postal_code: '-1', state: 'Plain', country: 'GBR' },
+      channel_id: platform.channelIds[0],
+    });
+    const invoice = await r.ok('invoices/create', {
+      customer_id: customer.id,
+      currency: 'EUR',
+      line_items: [{ amount: 500, description: '=cmd|/C calc!A0', quantity: 1 }],
+      notes: '+1+1',
+      merchant_reference: '-PO',
+    });
+    await setCreatedAt(platform, 'invoices', invoice.id, '2026-06-10T00:00:00Z');
+    const { rows, errors } = await r.csvOf({ report_type: 'INVOICES', date_from: '2026-06-01', date_to: '2026-07-01' });
+    expect(errors).toEqual([]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: invoice.id,
+      notes: "'+1+1",
+      merchant_reference: "'-PO",
+      customer_first_name: '\'=HYPERLINK("http://evil.example","x")',
+      customer_last_name: "'@SUM(A1)",
+      customer_email: "'-2+3@example.com",
+      customer_phone: '+442071234567',
+      customer_address_line1: "'@home",
+      customer_address_line2: "'=2",
+      customer_address_city: "'+City",
+      customer_address_postal_code: "'-1",
+      customer_address_state: 'Plain',
+      line_item_description: "'=cmd|/C calc!A0",
+      line_item_amount: '500',
+      total_amount: '500',
+    });
+  });
+
+  it('leaves a negative amount and every column outside the free-text ones as they are', async () => {
+    const row = subscriptionRowOfFormulae();
+    let text = '';
+    for await (const chunk of reportCsv('SUBSCRIPTIONS', (async function* () { yield [row]; })())) text += chunk;
+    const [header, line] = Papa.parse<string[]>(text.trimEnd()).data;
+    const written = Object.fromEntries(header!.map((column, index) => [column, line![index]]));
+    for (const [index, column] of SUBSCRIPTION_REPORT_COLUMNS.entries()) {
+      const value = row[index] === null ? '' : String(row[index]);
+      const free = FREE_TEXT_COLUMNS.SUBSCRIPTIONS.includes(column);
+      expect({ column, written: written[column] }).toEqual({ column, written: free && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value });
+    }
+    expect(written).toMatchObject({ trial_info_amount: '-100', line_item_amount: '-5', description: "'-desc", cancellation_info_comment: "'=1" });
+  });
+});
+
+/** A subscription row whose every cell starts with a formula character, amounts negative. */
+function subscriptionRowOfFormulae(): Cell[] {
+  const row = SUBSCRIPTION_REPORT_COLUMNS.map((column, index): Cell => (index % 3 === 0 ? `-${column}` : `=${column}`));
+  const set = (column: (typeof SUBSCRIPTION_REPORT_COLUMNS)[number], value: Cell) => (row[SUBSCRIPTION_REPORT_COLUMNS.indexOf(column)] = value);
+  set('trial_info_amount', -100);
+  set('line_item_amount', -5);
+  set('description', '-desc');
+  set('cancellation_info_comment', '=1');
+  return row;
+}
+
 describe('keyset paging', () => {
   async function collect(scope: ReportScope, size: number) {
     const rows: Cell[][] = [];
@@ -431,7 +499,34 @@ describe('reports/create', () => {
     expect(await constraint({ report_type: 'INVOICES', date_from: TO, date_to: FROM }, 'date_to')).toMatchObject({ type: 'MIN' });
     expect(await constraint({ report_type: 'INVOICES', date_from: '2025-01-01T00:00:00Z', date_to: '2026-01-02T00:00:00.001Z' }, 'date_to')).toMatchObject({ type: 'MAX' });
     expect(await constraint({ report_type: 'PAYMENTS', date_from: FROM, date_to: TO }, 'report_type')).toMatchObject({ type: 'ENUM' });
-    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-01-01', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-01-01T00:00:00+01:00', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-02-30', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026/01/01', date_to: TO }, 'date_from')).toMatchObject({ type: 'FORMAT' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-01-01' }, 'date_to')).toMatchObject({ type: 'MIN' });
+    expect(await constraint({ report_type: 'INVOICES', date_from: '2025-01-01', date_to: '2026-01-03' }, 'date_to')).toMatchObject({ type: 'MAX' });
+  });
+
+  it('takes dates YYYY-MM-DD (section 1) as UTC midnight, from inclusive and to exclusive, and shows them as date-times', async () => {
+    const res = await platform.call('/v2/reports/create', { report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-02-01' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ date_from: FROM, date_to: TO });
+    const stored = await platform.db.report.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect([stored.dateFrom.toISOString(), stored.dateTo.toISOString()]).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
+    const byDates = await r.csvOf({ report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-02-01' });
+    const byDateTimes = await r.csvOf({ report_type: 'INVOICES', date_from: FROM, date_to: TO });
+    expect(byDates.rows.map((row) => row.id)).toEqual(byDateTimes.rows.map((row) => row.id));
+    const mixed = await platform.call('/v2/reports/create', { report_type: 'INVOICES', date_from: '2026-01-01', date_to: '2026-01-15T12:00:00Z' });
+    expect(mixed.body).toMatchObject({ date_from: FROM, date_to: '2026-01-15T12:00:00.000000Z' });
+  });
+
+  it('shows both forms of the bounds in the OpenAPI document', async () => {
+    const document = (await (await fetch(`${platform.baseUrl}/openapi.json`)).json()) as any;
+    const ref = document.paths['/v2/reports/create'].post.requestBody.content['application/json'].schema;
+    const schema = ref.$ref ? document.components.schemas[ref.$ref.split('/').pop()] : ref;
+    for (const field of ['date_from', 'date_to']) {
+      const formats = (schema.properties[field].anyOf ?? schema.properties[field].oneOf).map((branch: any) => branch.format);
+      expect({ field, formats: formats.sort() }).toEqual({ field, formats: ['date', 'date-time'] });
+    }
   });
 
   it('needs the list permission of the report type', async () => {

@@ -1,4 +1,9 @@
+import type { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
 import Papa from 'papaparse';
+import { createActivities, type Activities } from '../../activities';
+import { fileStorageFromEnv } from '../../activities/storage/config';
+import type { FileStorage } from '../../activities/storage/file-storage';
 import { newId } from '../../domain/ids';
 import type { Database } from '../../prisma/client';
 import { TASK_QUEUE } from '../../domain/workflow-ids';
@@ -111,4 +116,55 @@ export async function bookedPayment(
     },
   });
   return { paymentId, chargeId };
+}
+
+/**
+ * Runs a workflow to its end, following continue-as-new, and returns its result with the
+ * history length of each run it took.
+ */
+export async function executeInRuns(platform: Platform, workflowType: string, workflowId: string, args: unknown[], taskQueue = TASK_QUEUE) {
+  const client = platform.env.client.workflow;
+  const handle = await client.start(workflowType, { taskQueue, workflowId, args });
+  const result = await handle.result();
+  const historyLengths: number[] = [];
+  let runId: string | null | undefined = handle.firstExecutionRunId;
+  while (runId) {
+    const history = await client.getHandle(workflowId, runId).fetchHistory();
+    const events: temporal.api.history.v1.IHistoryEvent[] = history.events ?? [];
+    historyLengths.push(events.length);
+    runId = events[events.length - 1]?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+  }
+  return { result, historyLengths };
+}
+
+let queues = 0;
+
+/** Runs `run` beside a worker of a queue of its own, whose activities are the platform's with `overrides`. */
+export async function withActivities<T>(platform: Platform, overrides: Partial<Activities>, run: (taskQueue: string) => Promise<T>): Promise<T> {
+  queues += 1;
+  const taskQueue = `test-activities-${queues}`;
+  const worker = await Worker.create({
+    connection: platform.env.nativeConnection,
+    taskQueue,
+    activities: { ...createActivities({ db: platform.db }), ...overrides },
+    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
+    maxCachedWorkflows: 0,
+  });
+  return worker.runUntil(run(taskQueue));
+}
+
+/** The platform's file storage, but a write fails when `fails` says so; `writes` lists every key asked for, failed ones too. */
+export function storageFailing(fails: (key: string, writes: readonly string[]) => boolean): { storage: FileStorage; writes: string[] } {
+  const real = fileStorageFromEnv();
+  const writes: string[] = [];
+  const storage: FileStorage = {
+    read: (key) => real.read(key),
+    remove: (key) => real.remove(key),
+    async write(key, body) {
+      writes.push(key);
+      if (fails(key, writes)) throw new Error(`storage refused ${key}`);
+      return real.write(key, body);
+    },
+  };
+  return { storage, writes };
 }

@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client as TemporalClient } from '@temporalio/client';
@@ -54,9 +54,11 @@ beforeAll(async () => {
   baseUrl = await listen(app);
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   calls = [];
   outcome = async () => undefined;
+  // Tests here send the same bodies as one another; replays have their own tests below.
+  await database.db.v1RestoreRequest.deleteMany();
 });
 
 afterAll(async () => {
@@ -273,8 +275,10 @@ describe('rate limit per merchant', () => {
       restore: async () => undefined,
     });
     const limitedUrl = await listen(limited);
+    let sent = 0;
     const send = (account: string, key: string, signature?: string) => {
-      const payload = JSON.stringify({ subscription_id: SUBSCRIPTION });
+      // Different bytes each time, so none is refused as a replay.
+      const payload = JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: `CODE${sent++}` });
       return post(limitedUrl, { merchant: account, signature: signature ?? computeV1Signature(key, payload) }, payload);
     };
     try {
@@ -292,6 +296,150 @@ describe('rate limit per merchant', () => {
   });
 });
 
+describe('replays: the same bytes from the same merchant are accepted once in 24 hours', () => {
+  const REPLAYED = { code: '2.01', message: expect.stringContaining('already received') };
+
+  /** Another process on the same database, with its own clock and quota. */
+  async function secondProcess(options: { now: () => Date; quota?: { ratePerSecond: number; burst: number } }) {
+    const other = Fastify();
+    registerV1Routes(other, {
+      db: database.db,
+      temporal: {} as TemporalClient,
+      rateLimiter: new RateLimiter(() => options.quota ?? { ratePerSecond: 1000, burst: 1000 }),
+      now: options.now,
+      restore: async (_deps, input) => {
+        calls.push(input);
+        await outcome();
+      },
+    });
+    return { url: await listen(other), close: () => other.close() };
+  }
+
+  function signed(raw: string, key = secret, merchant = accountId) {
+    return { headers: { merchant, signature: computeV1Signature(key, raw) }, raw };
+  }
+
+  it('refuses a byte-identical request with 400 2.01 without restoring again; other bytes of the same JSON pass', async () => {
+    const first = await restore({ subscription_id: SUBSCRIPTION, coupon_code: 'WELCOME' });
+    expect(first.body).toEqual({ status: 'ok' });
+    const replayed = await restore({ subscription_id: SUBSCRIPTION, coupon_code: 'WELCOME' });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body).toEqual({ error: REPLAYED });
+    expect(calls).toHaveLength(1);
+
+    // The merchant can send the same restore again: other bytes, signed with its secret.
+    const reordered = await restore('{"coupon_code":"WELCOME","subscription_id":"subs_01jz0000000000000000000000"}');
+    expect(reordered.body).toEqual({ status: 'ok' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('is remembered in PostgreSQL: another process refuses the replay, another merchant’s same bytes pass', async () => {
+    const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, expired_at: '2027-05-01 00:00:00' });
+    const other = await secondProcess({ now: () => NOW });
+    try {
+      expect((await restore(raw)).body).toEqual({ status: 'ok' });
+      const elsewhere = signed(raw);
+      const replayed = await post(other.url, elsewhere.headers, elsewhere.raw);
+      expect(replayed.status).toBe(400);
+      expect(replayed.body).toEqual({ error: REPLAYED });
+
+      const merchant = (await createAccount(database.db, 'same bytes')).id;
+      const merchantSecret = (await issueV1Secret(database.db, merchant, operatorSecretsKey())).secret;
+      const theirs = signed(raw, merchantSecret, merchant);
+      expect((await post(other.url, theirs.headers, theirs.raw)).body).toEqual({ status: 'ok' });
+      expect(calls.map((c) => c.accountId)).toEqual([accountId, merchant]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('lets only one of concurrent identical requests through', async () => {
+    const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'RACE' });
+    const other = await secondProcess({ now: () => NOW });
+    try {
+      const request = signed(raw);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => post(i % 2 === 0 ? baseUrl : other.url, request.headers, request.raw)),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      expect(answers.filter((a) => a.status === 400 && a.body.error.message.includes('already received'))).toHaveLength(7);
+      expect(calls).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it.each([
+    ['refused by the rules (200 status error)', async () => Promise.reject(new ApiError('INCOMPATIBLE_STATUS', 'Not CANCELLED.')), 200],
+    ['naming an unknown subscription (404)', async () => Promise.reject(ApiError.notFound('Subscription', SUBSCRIPTION)), 404],
+    ['failing unexpectedly (500)', async () => Promise.reject(new Error('boom')), 500],
+  ])('counts a request %s as seen: its replay cannot run once the state changed', async (_name, failure, status) => {
+    outcome = failure;
+    const body = { subscription_id: SUBSCRIPTION, coupon_code: `FAILED${status}` };
+    expect((await restore(body)).status).toBe(status);
+    outcome = async () => undefined;
+    const replayed = await restore(body);
+    expect(replayed.status).toBe(400);
+    expect(replayed.body).toEqual({ error: REPLAYED });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('counts an invalid body as seen too, but not a request that failed authentication', async () => {
+    expect((await restore({ subscription_id: 'nope' })).status).toBe(400);
+    expect((await restore({ subscription_id: 'nope' })).body).toEqual({ error: REPLAYED });
+
+    const body = { subscription_id: SUBSCRIPTION, coupon_code: 'FORGED' };
+    // A forger sending the bytes first must not block the merchant's own request.
+    expect((await restore(body, { signature: computeV1Signature(`${secret}x`, JSON.stringify(body)) })).status).toBe(401);
+    expect((await restore(body)).body).toEqual({ status: 'ok' });
+  });
+
+  it('does not count a request refused by the rate limit: its retry goes through, and replays take no quota', async () => {
+    let clock = NOW;
+    const limited = await secondProcess({ now: () => clock, quota: { ratePerSecond: 1, burst: 1 } });
+    try {
+      const first = signed(JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'FIRST' }));
+      const second = signed(JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'SECOND' }));
+      expect((await post(limited.url, first.headers, first.raw)).status).toBe(200);
+      expect((await post(limited.url, second.headers, second.raw)).status).toBe(429);
+      clock = new Date(NOW.getTime() + 1_000);
+      // The replay of the first is refused before the bucket, which stays full for the retry.
+      expect((await post(limited.url, first.headers, first.raw)).status).toBe(400);
+      expect((await post(limited.url, second.headers, second.raw)).body).toEqual({ status: 'ok' });
+      expect(calls.map((c) => c.coupon)).toEqual([{ code: 'FIRST' }, { code: 'SECOND' }]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('accepts the same bytes again once 24 hours have passed', async () => {
+    let clock = NOW;
+    const later = await secondProcess({ now: () => clock });
+    try {
+      const request = signed(JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'TOMORROW' }));
+      expect((await post(later.url, request.headers, request.raw)).status).toBe(200);
+      clock = new Date(NOW.getTime() + 24 * 3_600_000 - 1);
+      expect((await post(later.url, request.headers, request.raw)).status).toBe(400);
+      clock = new Date(NOW.getTime() + 24 * 3_600_000);
+      expect((await post(later.url, request.headers, request.raw)).body).toEqual({ status: 'ok' });
+      // And the window starts again from that request.
+      clock = new Date(NOW.getTime() + 25 * 3_600_000);
+      expect((await post(later.url, request.headers, request.raw)).status).toBe(400);
+      expect(calls).toHaveLength(2);
+    } finally {
+      await later.close();
+    }
+  });
+
+  it('stores a hash of the body, not the body', async () => {
+    const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'STORED' });
+    await restore(raw);
+    const rows = await database.db.v1RestoreRequest.findMany({ where: { accountId } });
+    expect(rows).toEqual([{ accountId, bodyHash: expect.any(Uint8Array), seenAt: NOW }]);
+    expect(Buffer.from(rows[0]!.bodyHash).equals(createHash('sha256').update(raw).digest())).toBe(true);
+  });
+});
+
 describe('operator: issue, rotate, revoke', () => {
   it('stores the secret sealed only; a rotation keeps the old one for its overlap, or ends it at once', async () => {
     const merchant = (await createAccount(database.db, 'rotating')).id;
@@ -301,33 +449,37 @@ describe('operator: issue, rotate, revoke', () => {
     expect(Buffer.from(row.v1SigningSecret!).toString('latin1')).not.toContain(first.secret);
     expect(openSecret(operatorSecretsKey(), V1_SECRET_PURPOSE, row.v1SigningSecret!)).toBe(first.secret);
 
-    const body = { subscription_id: SUBSCRIPTION };
     const now = new Date();
     const second = await issueV1Secret(database.db, merchant, operatorSecretsKey(), { now });
     expect(second.rotated).toBe(true);
     expect(second.secret).not.toBe(first.secret);
     expect(second.previous_valid_until).toBe(new Date(now.getTime() + 24 * 3_600_000).toISOString().replace('Z', '000Z'));
-    const signedWith = (key: string) => ({ merchant, signature: computeV1Signature(key, JSON.stringify(body)) });
+    let sent = 0;
+    const restoreSignedWith = (key: string) => {
+      // Different bytes each time, so none is refused as a replay.
+      const body = { subscription_id: SUBSCRIPTION, coupon_code: `CODE${sent++}` };
+      return restore(body, { merchant, signature: computeV1Signature(key, JSON.stringify(body)) });
+    };
     // Both during the overlap.
-    expect((await restore(body, signedWith(first.secret))).status).toBe(200);
-    expect((await restore(body, signedWith(second.secret))).status).toBe(200);
+    expect((await restoreSignedWith(first.secret)).status).toBe(200);
+    expect((await restoreSignedWith(second.secret)).status).toBe(200);
     // Past it, only the new one.
     await database.db.account.update({ where: { id: merchant }, data: { v1PreviousSecretExpiresAt: new Date(Date.now() - 1_000) } });
-    expect((await restore(body, signedWith(first.secret))).status).toBe(401);
-    expect((await restore(body, signedWith(second.secret))).status).toBe(200);
+    expect((await restoreSignedWith(first.secret)).status).toBe(401);
+    expect((await restoreSignedWith(second.secret)).status).toBe(200);
 
     // No overlap: the replaced secret fails from the next request, and the one before it is gone too.
     const third = await issueV1Secret(database.db, merchant, operatorSecretsKey(), { overlapHours: 0 });
     expect(third.previous_valid_until).toBeUndefined();
-    expect((await restore(body, signedWith(second.secret))).status).toBe(401);
-    expect((await restore(body, signedWith(first.secret))).status).toBe(401);
-    expect((await restore(body, signedWith(third.secret))).status).toBe(200);
+    expect((await restoreSignedWith(second.secret)).status).toBe(401);
+    expect((await restoreSignedWith(first.secret)).status).toBe(401);
+    expect((await restoreSignedWith(third.secret)).status).toBe(200);
     await expect(issueV1Secret(database.db, merchant, operatorSecretsKey(), { overlapHours: -1 })).rejects.toThrow('0 to 720 hours');
 
     const fourth = await issueV1Secret(database.db, merchant, operatorSecretsKey());
     await revokeV1Secret(database.db, merchant);
-    expect((await restore(body, signedWith(fourth.secret))).status).toBe(403);
-    expect((await restore(body, signedWith(third.secret))).status).toBe(403);
+    expect((await restoreSignedWith(fourth.secret)).status).toBe(403);
+    expect((await restoreSignedWith(third.secret)).status).toBe(403);
   });
 
   it('refuses an unknown account', async () => {

@@ -56,6 +56,16 @@ describe('cancellation', () => {
     expect(await s.refused('subscriptions/cancel', { id, mode: 'IMMEDIATELY', reason: 'DUNNING_EXHAUSTED' })).toMatchObject({ status: 400, code: 'VALIDATION' });
   });
 
+  it('without mode cancels immediately (section 3: "Cancels immediately, or schedules … when mode is PERIOD_END")', async () => {
+    const { id } = await activeMonthly();
+    const cancelled = await s.ok('subscriptions/cancel', { id });
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancellation_info: { mode: 'IMMEDIATELY', reason: 'CANCELLATION_REQUESTED' } });
+    expect(cancelled.cancellation_info.cancel_at).toBe(cancelled.cancellation_info.requested_at);
+    expect(await s.eventTypes(id)).toEqual(['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_ACTIVATED', 'SUBSCRIPTION_CANCELLED']);
+    expect(await s.refused('subscriptions/cancel', { id })).toMatchObject({ status: 422, code: 'INCOMPATIBLE_STATUS', context: { status: 'CANCELLED' } });
+    expect(await s.refused('subscriptions/cancel', { id, mode: 'LATER' })).toMatchObject({ status: 400, code: 'VALIDATION', context: { constraints: { mode: {} } } });
+  });
+
   it('schedules a PERIOD_END cancellation, removes it, schedules it again, and cancels at the period end without renewing', async () => {
     const { id, nextBillingAt } = await activeMonthly();
     const scheduled = await s.ok('subscriptions/cancel', { id, mode: 'PERIOD_END' });

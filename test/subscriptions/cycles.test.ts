@@ -128,7 +128,7 @@ describe('billing cycles', () => {
     expect(await create({ line_items: [] })).toMatchObject({ status: 400, code: 'VALIDATION' });
 
     const stranger = await s.customer();
-    expect(await create({ customer_id: stranger })).toMatchObject({ status: 422, code: 'PAYMENT_INSTRUMENT_REQUIRED' });
+    expect(await create({ customer_id: stranger, collection_method: 'CHARGE_AUTOMATICALLY' })).toMatchObject({ status: 422, code: 'PAYMENT_INSTRUMENT_REQUIRED' });
     const theirs = await s.card(stranger);
     expect(await create({ payment_instrument_id: theirs })).toMatchObject({ status: 422, code: 'PAYMENT_INSTRUMENT_NOT_FOUND' });
     const revoked = await s.card(customerId);

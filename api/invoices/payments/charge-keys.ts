@@ -48,3 +48,8 @@ export function parsePayChargeKey(key: string): PayChargeKey | undefined {
  * is never overtaken; the charge is idempotent by key, so even then nothing is charged twice.
  */
 export const PAY_CLAIM_LEASE_MS = 5 * 60 * 1000;
+
+/** Whether a manual pay's claim has outlived its lease: anyone may then finish its charge. */
+export function payClaimAbandoned(claim: PayChargeKey, now: Date): boolean {
+  return now.getTime() - claim.claimedAt > PAY_CLAIM_LEASE_MS;
+}

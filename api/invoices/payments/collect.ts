@@ -1,5 +1,6 @@
 import type { ChargeInput, ChargeSummary } from '../../../activities/charge';
 import type { Database, Prisma } from '../../../prisma/client';
+import { parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
 import { NO_INSTRUMENT, settleCharge, type ChargeEnd, type ChargeOrigin, type Settlement } from './settle';
 
 type Db = Prisma.TransactionClient;
@@ -53,6 +54,27 @@ export async function finishClaimedCharge(
       now: deps.now(),
     }),
   );
+}
+
+/**
+ * Manual pays abandoned past their lease, oldest claim first (the ULID after `/pay/` is the
+ * claim's time, so it sorts in byte order), at most `take`. Collection claims are not among
+ * them: Temporal retries their attempt until it finishes.
+ */
+export async function abandonedPayClaims(db: Database, now: Date, take: number): Promise<Array<{ invoiceId: string; claim: PayChargeKey }>> {
+  const rows = await db.$queryRaw<Array<{ id: string; key: string }>>`
+    SELECT id, payment_in_progress_id AS key FROM invoices
+    WHERE payment_in_progress_id IS NOT NULL AND payment_in_progress_id LIKE '%/pay/%'
+    ORDER BY split_part(payment_in_progress_id, '/', 3) COLLATE "C"
+    LIMIT ${take}`;
+  const abandoned: Array<{ invoiceId: string; claim: PayChargeKey }> = [];
+  for (const row of rows) {
+    const claim = parsePayChargeKey(row.key);
+    if (!claim) continue;
+    if (!payClaimAbandoned(claim, now)) break;
+    abandoned.push({ invoiceId: row.id, claim });
+  }
+  return abandoned;
 }
 
 /**

@@ -18,6 +18,28 @@ export async function refundablePayment(tx: Db, invoiceId: string): Promise<{ pa
   return { payment: { ...payment, provider: payment.provider }, refundable: payment.amount - payment.refundedAmount };
 }
 
+/** A refund left PENDING this long was abandoned by its request (a live one settles in milliseconds). */
+export const REFUND_LEASE_MS = 60_000;
+
+/**
+ * Refunds whose request died between recording and settling them, oldest first: finishing one
+ * is safe at any time (the provider answers once per key). `invoice` narrows to one invoice,
+ * `take` bounds a sweep of them all.
+ */
+export async function abandonedRefunds(db: Db, now: Date, options: { invoice?: { accountId: string; id: string }; take?: number }): Promise<string[]> {
+  const rows = await db.refund.findMany({
+    where: {
+      ...(options.invoice ? { accountId: options.invoice.accountId, invoiceId: options.invoice.id } : {}),
+      status: 'PENDING',
+      createdAt: { lt: new Date(now.getTime() - REFUND_LEASE_MS) },
+    },
+    orderBy: { createdAt: 'asc' },
+    ...(options.take !== undefined ? { take: options.take } : {}),
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}
+
 export interface RefundReservation {
   invoice: { id: string; accountId: string };
   payment: { id: string; provider: string };

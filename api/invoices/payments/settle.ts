@@ -9,8 +9,8 @@ import type { PaymentObject } from './schemas';
 
 type Db = Prisma.TransactionClient;
 
-/** `invoiceSelect` plus the charge guard, which the invoice object does not show. */
-export const chargeableInvoiceSelect = { ...invoiceSelect, paymentInProgressId: true } as const satisfies Prisma.InvoiceSelect;
+/** `invoiceSelect` plus the charge guard and the collection attempts settled, which the invoice object does not show. */
+export const chargeableInvoiceSelect = { ...invoiceSelect, paymentInProgressId: true, collectionAttemptsSettled: true } as const satisfies Prisma.InvoiceSelect;
 export type ChargeableInvoice = Prisma.InvoiceGetPayload<{ select: typeof chargeableInvoiceSelect }>;
 
 /** Takes the invoice's row lock: claims, settlements, voids and refunds of one invoice go one at a time. */
@@ -71,6 +71,8 @@ export async function settleCharge(
     where: { id: invoice.id },
     data: {
       paymentInProgressId: null,
+      // A retry of this attempt reads it and returns the outcome instead of claiming anew.
+      ...(input.origin.kind === 'collection' ? { collectionAttemptsSettled: input.origin.attempt + 1 } : {}),
       ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
       ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.totalAmount - amountPaid), paidAt: now } : {}),
     },

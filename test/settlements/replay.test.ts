@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+
+/**
+ * A history recorded by the settlement workflow before it built files in batches (one
+ * `settleDay`, then a `buildSettlementFile` per file): a run in flight when the batched code is
+ * deployed must go on replaying, so today's workflow code has to accept it.
+ */
+it('replays a settlement run recorded before batches', async () => {
+  const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(join(__dirname, 'histories/settlement-before-batches.json'), 'utf8')));
+  const scheduled = history.events.map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+  expect(scheduled).toEqual(['settleDay', ...Array(8).fill('buildSettlementFile')]);
+  await expect(Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, history)).resolves.toBeUndefined();
+});
