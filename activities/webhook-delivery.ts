@@ -1,5 +1,6 @@
 import type { ActivityDependencies } from '.';
 import { cancelPendingDeliveries } from '../api/webhooks/repository';
+import { loopbackAllowed } from '../api/webhooks/loopback-opt-in';
 import { isSuccessStatus } from '../api/webhooks/schemas';
 import { secretsKey } from '../api/secrets/secrets-key';
 import { formatDateTime } from '../domain/datetime';
@@ -9,6 +10,7 @@ import { openSecret } from '../domain/secret-box';
 import { computeSignature, webhookSecretPurpose } from '../domain/webhook-signature';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, ENDPOINT_DISABLE_AFTER_MS } from '../domain/webhook-retry-schedule';
 import type { Database, Prisma } from '../prisma/client';
+import { post, type Answer } from './webhook-post';
 
 export interface AttemptDeliveryInput {
   eventId: string;
@@ -33,12 +35,6 @@ export interface AttemptDeliveryInput {
 
 export type AttemptDeliveryResult = { status: 'SUCCEEDED' | 'FAILED' | 'STOPPED' } | { status: 'PENDING'; claim: string };
 
-interface Answer {
-  responseStatus: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
 /** WEBHOOK_DELIVERY_TIMEOUT_MS of the worker, read at each attempt. */
 export function deliveryTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const configured = Number(env.WEBHOOK_DELIVERY_TIMEOUT_MS);
@@ -54,33 +50,6 @@ export function envelopeBody(event: { id: string; eventType: string; occurredAt:
     data: event.data as Record<string, unknown>,
   };
   return Buffer.from(JSON.stringify(envelope), 'utf8');
-}
-
-/** POSTs once and describes the answer; never throws for what the receiver did. */
-export async function post(url: string, body: Buffer, signature: string, timeoutMs: number): Promise<Answer> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', signature, 'user-agent': 'billing-platform-webhooks/1' },
-      body,
-      // A redirect is an answer like any other non-2xx: following it would send the signed body
-      // somewhere the merchant did not register.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await response.arrayBuffer();
-    const ok = isSuccessStatus(response.status);
-    return { responseStatus: response.status, error: ok ? null : `HTTP_${response.status}`, durationMs: elapsed() };
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      return { responseStatus: null, error: `TIMEOUT: no answer within ${timeoutMs} ms`, durationMs: elapsed() };
-    }
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { responseStatus: null, error: `CONNECTION_ERROR: ${cause?.code ?? cause?.message ?? (error as Error).message}`, durationMs: elapsed() };
-  }
 }
 
 /**
@@ -162,7 +131,7 @@ export function createWebhookDeliveryActivities({ db }: ActivityDependencies) {
       const secret = await signingSecret(db, input.endpointId);
       if (secret === undefined) throw new Error(`Webhook endpoint ${input.endpointId} has no live secret.`);
       const body = envelopeBody(event);
-      const answer = await post(endpoint.url, body, computeSignature(secret, body), deliveryTimeoutMs());
+      const answer = await post(endpoint.url, body, computeSignature(secret, body), { timeoutMs: deliveryTimeoutMs(), allowLoopback: loopbackAllowed() });
 
       return db.$transaction((tx) => recordAttempt(tx, input, delivery.id, at, answer));
     },

@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   ensureUrlSigningKey(DATA_DIR);
   ensureSecretsKey(DATA_DIR);
+  // Local development: webhook receivers on this machine (docs/webhooks.md); never set in production.
+  process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
   const stops: Array<() => Promise<unknown>> = [];
   let stopping = false;
   const stopAll = async (code: number) => {

@@ -5,12 +5,15 @@ import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { insertEndpoint } from './repository';
-import { description, endpointUrl, eventTypes, serializeEndpoint, webhookEndpointObject } from './schemas';
+import { description, endpointUrl, eventTypes, serializeEndpoint, WEBHOOK_EVENT_TYPES, webhookEndpointObject } from './schemas';
 
 export const createWebhookRequest = z.strictObject({
   url: endpointUrl,
   description: description.optional(),
-  event_types: eventTypes,
+  event_types: eventTypes.optional().meta({
+    description:
+      'The event_type values delivered to this endpoint. Left out: every type the platform has at creation; types added to the platform later are opt-in all the same (added with webhooks/patch).',
+  }),
   channel_id: channelIdField.meta({
     description:
       'Receive events of this channel only. Left out: every channel for an account-level key, the key’s channel for a key bound to one.',
@@ -44,7 +47,7 @@ export const createWebhook = authorizedProcedure
           channelId,
           url: input.url,
           description: input.description,
-          eventTypes: input.event_types,
+          eventTypes: input.event_types ?? WEBHOOK_EVENT_TYPES,
           now: ctx.now(),
         });
         return { ...serializeEndpoint(row), secret };

@@ -32,7 +32,12 @@ export async function startWebhookDelivery(
   }
 }
 
-/** A redelivery's workflow id: the delivery's own, plus the attempt number it starts at. */
-export function webhookRedeliveryWorkflowId(deliveryWorkflowId: string, firstAttempt: number): string {
-  return `${deliveryWorkflowId}/redelivery/${firstAttempt}`;
+/**
+ * A redelivery's workflow id: the delivery's own, the attempt number it starts at and its claim
+ * (the instant of the redelivery). The claim makes it unique: a redelivery whose transaction
+ * rolled back after starting its workflow leaves the attempt number unchanged, and the next one
+ * must not be refused the id of that dead run.
+ */
+export function webhookRedeliveryWorkflowId(deliveryWorkflowId: string, firstAttempt: number, claim: string): string {
+  return `${deliveryWorkflowId}/redelivery/${firstAttempt}/${claim}`;
 }

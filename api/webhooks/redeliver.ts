@@ -24,7 +24,7 @@ export const redeliverWebhook = authorizedProcedure
     operation('webhooks/redeliver', {
       summary: 'Deliver an event again',
       description:
-        'Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s. 422 ENDPOINT_NOT_ACTIVE, EVENT_OUTSIDE_ENDPOINT_CHANNEL, DELIVERY_IN_PROGRESS (a delivery of it is still PENDING), NOTHING_TO_REDELIVER.',
+        'Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s. 422 ENDPOINT_NOT_ACTIVE, EVENT_OUTSIDE_ENDPOINT_CHANNEL, DELIVERY_IN_PROGRESS (a delivery of it is still PENDING), NOTHING_TO_REDELIVER, REDELIVERY_NOT_STARTED (retry).',
     }),
   )
   .input(redeliverWebhookRequest)
@@ -72,13 +72,15 @@ export const redeliverWebhook = authorizedProcedure
             });
           }
           // Before the commit, as everywhere: if the commit fails, the workflow finds no claim of its own and ends.
-          await startWebhookDelivery(ctx.temporal, webhookRedeliveryWorkflowId(webhookDeliveryWorkflowId(event.id, target), firstAttempt), {
-            eventId: event.id,
-            endpointId: target,
-            firstAttempt,
-            claim: now.toISOString(),
-            redelivery: true,
-          });
+          const claim = now.toISOString();
+          const workflowId = webhookRedeliveryWorkflowId(webhookDeliveryWorkflowId(event.id, target), firstAttempt, claim);
+          const running = await startWebhookDelivery(ctx.temporal, workflowId, { eventId: event.id, endpointId: target, firstAttempt, claim, redelivery: true });
+          // Committing PENDING with no workflow of this claim would leave the delivery PENDING for good.
+          if (!running) {
+            throw new ApiError('REDELIVERY_NOT_STARTED', `The redelivery of ${event.id} to ${target} could not start at this instant; retry.`, {
+              endpoint_id: target,
+            });
+          }
           started.push(target);
         }
         if (started.length === 0) {

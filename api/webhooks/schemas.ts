@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
 import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
+import { hostRefusal, literalHostScope } from '../../domain/webhook-destination';
 import { dateTime, prefixedId } from '../common/schemas';
+import { loopbackAllowed } from './loopback-opt-in';
 
 /** Limits the spec leaves open, documented in docs/webhooks.md. */
 export const MAX_URL_LENGTH = 2048;
@@ -20,12 +22,12 @@ export const endpointId = prefixedId('webhookEndpoint');
 export const eventId = prefixedId('event');
 export const eventType = z.enum(WEBHOOK_EVENT_TYPES);
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
  * The URL an endpoint receives at, normalised by WHATWG URL parsing (lower-case host, default
- * port dropped), which is also the form compared for ENDPOINT_ALREADY_EXISTS. HTTPS, or plain
- * HTTP to a loopback host for local receivers; no credentials, no fragment.
+ * port dropped, IPv4 in any numeric form made dotted), which is also the form compared for
+ * ENDPOINT_ALREADY_EXISTS. HTTPS to a host that is not an internal address literal
+ * (domain/webhook-destination.ts; names are checked when resolved, at each attempt); plain HTTP
+ * and loopback only when the operator allows loopback receivers. No credentials, no fragment.
  */
 export const endpointUrl = z
   .string()
@@ -38,9 +40,19 @@ export const endpointUrl = z
       ctx.addIssue({ code: 'custom', message: 'Expected an absolute URL.', params: { type: 'FORMAT' } });
       return z.NEVER;
     }
-    const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+    const allowLoopback = loopbackAllowed();
+    const refusal = hostRefusal(url.hostname, allowLoopback);
+    if (refusal) {
+      ctx.addIssue({ code: 'custom', message: refusal, params: { type: 'INVALID' } });
+      return z.NEVER;
+    }
+    const secure = url.protocol === 'https:' || (url.protocol === 'http:' && allowLoopback && literalHostScope(url.hostname) === 'LOOPBACK');
     if (!secure) {
-      ctx.addIssue({ code: 'custom', message: 'Use https; plain http is accepted for localhost and 127.0.0.1 only.', params: { type: 'FORMAT' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: allowLoopback ? 'Use https; plain http is accepted for loopback receivers only.' : 'Use https.',
+        params: { type: 'FORMAT' },
+      });
       return z.NEVER;
     }
     if (url.username || url.password || url.hash) {
@@ -49,7 +61,10 @@ export const endpointUrl = z
     }
     return url.href;
   })
-  .meta({ description: 'Where deliveries are POSTed: https, or http to localhost/127.0.0.1 for local receivers.' });
+  .meta({
+    description:
+      'Where deliveries are POSTed: https to a public host (private, loopback, link-local and other internal addresses are refused, also when a name resolves to one). Where the operator allows loopback receivers (local development), also http(s) to localhost, 127.0.0.1 or [::1].',
+  });
 
 export const eventTypes = z
   .array(eventType)
@@ -129,7 +144,10 @@ export const deliveryAttemptObject = z.object({
   attempt: z.number().int().meta({ description: '1 for the first attempt; numbering continues across redeliveries.' }),
   status: z.enum(['SUCCEEDED', 'FAILED']),
   response_status: z.number().int().optional().meta({ description: 'The HTTP status answered; absent after a timeout or connection error.' }),
-  error: z.string().optional().meta({ description: 'TIMEOUT, CONNECTION_ERROR or HTTP_<status>, with a short message.' }),
+  error: z.string().optional().meta({
+    description:
+      'Why it failed, one of a fixed set: HTTP_<status>, TIMEOUT, CONNECTION_REFUSED, TLS_ERROR, DNS_ERROR, ADDRESS_REFUSED (the host resolved to an internal address; nothing was sent), CONNECTION_ERROR.',
+  }),
   duration_ms: z.number().int(),
   requested_at: dateTime,
 });

@@ -36,6 +36,8 @@ function percentile(sorted: number[], p: number): number {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-webhooks-'));
   process.env.SECRETS_KEY = randomBytes(32).toString('hex');
+  // The receiver is on 127.0.0.1.
+  process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), persistent: false });
   const temporal = await startTemporalDevServer({ dataDir: join(dir, 'temporal'), port: await freePort(), uiPort: await freePort() });
   let worker: ReturnType<typeof spawn> | undefined;

@@ -82,6 +82,8 @@ describe('npm start', () => {
     expect(((await list.json()) as any).items.map((k: { id: string }) => k.id)).toEqual([keyId]);
     expect((await fetch(`${api}/docs`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);
+    // Local development: webhook receivers on this machine are accepted (WEBHOOK_ALLOW_LOOPBACK).
+    expect((await call('/v2/webhooks/create', { url: 'http://127.0.0.1:4000/' })).status).toBe(200);
 
     const rotated = await call('/v2/api-keys/rotate', { id: keyId, rotation_period: 3600 });
     expect(rotated.status).toBe(200);

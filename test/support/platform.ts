@@ -63,6 +63,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   process.env.URL_SIGNING_KEY ??= randomBytes(32).toString('hex');
   process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
   process.env.STORAGE_DIR ??= join(tmpdir(), `billing-test-files-${process.pid}`);
+  // The webhook tests deliver to receivers on 127.0.0.1 (docs/webhooks.md, "Where deliveries may go").
+  process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
   const database: TestDatabase = await createTestDatabase();
   const env = await createTestWorkflowEnvironment();
   const { db } = database;

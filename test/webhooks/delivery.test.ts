@@ -1,4 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
+import { buildServer } from '../../api/http/server';
+import { RateLimiter } from '../../api/rate-limit/token-bucket';
 import { startWebhookDelivery } from '../../api/webhooks/delivery-workflow';
 import { computeSignature, verifySignature } from '../../domain/webhook-receiver';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
@@ -187,6 +190,53 @@ describe('delivery of committed events', () => {
     await ok('webhooks/patch', { id: endpoint.id, status: 'INACTIVE' });
     const inactive = await platform.call('/v2/webhooks/redeliver', { event_id: failing.id, endpoint_id: endpoint.id });
     expect(inactive.body.code).toBe('ENDPOINT_NOT_ACTIVE');
+  });
+});
+
+describe('redelivery after a failed commit', () => {
+  it('a redelivery rolled back after starting its workflow leaves nothing PENDING; a start refused fails the request; the next one delivers', async () => {
+    const { receiver, endpoint } = await activeEndpoint();
+    const event = await eventOf((await customer()).id);
+    const { id: deliveryId } = await deliveryAfter(event.id, endpoint.id, 1);
+
+    // webhooks/redeliver at one fixed instant, so a second call claims what the first did.
+    const at = new Date();
+    const fixedClock = buildServer({ db: platform.db, temporal: platform.env.client, rateLimiter: new RateLimiter(() => ({ ratePerSecond: 1000, burst: 1000 })), now: () => at });
+    await fixedClock.listen({ port: 0, host: '127.0.0.1' });
+    const redeliverAtInstant = async () => {
+      const res = await fetch(`http://127.0.0.1:${(fixedClock.server.address() as AddressInfo).port}/v2/webhooks/redeliver`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${platform.rootSecret}` },
+        body: JSON.stringify({ event_id: event.id, endpoint_id: endpoint.id }),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const statusOfDelivery = async () => (await deliveriesOf({ event_id: event.id, endpoint_id: endpoint.id }))[0];
+    try {
+      // The commit fails after the workflow started: a deferred trigger raises at COMMIT.
+      await platform.db.$executeRawUnsafe(`CREATE FUNCTION fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'commit refused'; END $$`);
+      await platform.db.$executeRawUnsafe(
+        `CREATE CONSTRAINT TRIGGER fail_commit AFTER UPDATE ON webhook_deliveries DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.id = '${deliveryId}') EXECUTE FUNCTION fail_commit()`,
+      );
+      expect((await redeliverAtInstant()).status).toBe(500);
+      await platform.db.$executeRawUnsafe('DROP TRIGGER fail_commit ON webhook_deliveries');
+      expect(await statusOfDelivery()).toMatchObject({ status: 'SUCCEEDED', attempt_count: 1 });
+
+      // Same instant, same claim: its workflow id is taken, so nothing may be committed PENDING.
+      const refused = await redeliverAtInstant();
+      expect(refused).toMatchObject({ status: 422, body: { code: 'REDELIVERY_NOT_STARTED', context: { endpoint_id: endpoint.id } } });
+      expect(await statusOfDelivery()).toMatchObject({ status: 'SUCCEEDED', attempt_count: 1 });
+    } finally {
+      await platform.db.$executeRawUnsafe('DROP TRIGGER IF EXISTS fail_commit ON webhook_deliveries');
+      await platform.db.$executeRawUnsafe('DROP FUNCTION IF EXISTS fail_commit()');
+      await fixedClock.close();
+    }
+
+    // Later, the same attempt number: a claim of its own, a workflow of its own.
+    expect((await ok('webhooks/redeliver', { event_id: event.id })).items).toMatchObject([{ endpoint_id: endpoint.id, status: 'PENDING' }]);
+    expect(await deliveryAfter(event.id, endpoint.id, 2)).toMatchObject({ status: 'SUCCEEDED', attempts: [{ attempt: 1 }, { attempt: 2, status: 'SUCCEEDED' }] });
+    await waitFor('the redelivered request', () => receiver.requests.length === 2);
+    expect(receiver.requests.map((r) => r.outcome)).toEqual(['PROCESSED', 'DUPLICATE']);
   });
 });
 

@@ -64,6 +64,68 @@ describe('webhooks/create', () => {
     expect((await create({ url: 'http://localhost:9/hooks' })).status).toBe(200);
   });
 
+  it('refuses internal address literals with 400, loopback too unless the operator allows it', async () => {
+    const internal = [
+      'https://10.0.0.1/hooks',
+      'https://172.16.5.4/hooks',
+      'https://192.168.1.1/hooks',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://100.64.0.1/hooks',
+      'https://0.0.0.0/hooks',
+      'https://0/hooks',
+      'https://167772161/hooks',
+      'https://0xa9fea9fe/hooks',
+      'https://[::]/hooks',
+      'https://[fd00::1]/hooks',
+      'https://[fe80::1]/hooks',
+      'https://[::ffff:10.0.0.1]/hooks',
+      'https://[::ffff:169.254.169.254]/hooks',
+      'https://224.0.0.1/hooks',
+    ];
+    const loopback = ['https://127.0.0.1/hooks', 'http://127.0.0.1:9/x', 'http://2130706433/hooks', 'https://0x7f.1/hooks', 'https://[::1]/hooks', 'https://[::ffff:127.0.0.1]/hooks', 'http://localhost:9/y', 'https://api.localhost/hooks'];
+    const { body: endpoint } = await create({ url: url() });
+    const refusals = async (urls: string[]) => {
+      const messages: string[] = [];
+      for (const target of urls) {
+        const created = await create({ url: target });
+        const patched = await platform.call('/v2/webhooks/patch', { id: endpoint.id, url: target });
+        for (const res of [created, patched]) {
+          expect([target, res.status]).toEqual([target, 400]);
+          expect(res.body).toMatchObject({ code: 'VALIDATION', context: { constraints: { url: { type: 'INVALID' } } } });
+          messages.push(res.body.context.constraints.url.message);
+        }
+      }
+      return messages;
+    };
+
+    // Two messages per URL, create's and patch's.
+    const messages = await refusals(internal);
+    expect(messages[0]).toBe('Webhook URLs must lead to a public address; 10.0.0.1 is a private network address.');
+    expect(messages[6]).toMatch(/169\.254\.169\.254 is a link-local address/);
+    expect(messages[14]).toBe(messages[0]);
+
+    const allowed = process.env.WEBHOOK_ALLOW_LOOPBACK;
+    process.env.WEBHOOK_ALLOW_LOOPBACK = 'false';
+    try {
+      expect((await refusals(loopback)).every((m) => /is a loopback address\. Loopback receivers are accepted only where the operator allows them/.test(m))).toBe(true);
+      const plain = await create({ url: 'http://hooks.example.com/x' });
+      expect(plain.body.context.constraints.url).toEqual({ type: 'FORMAT', message: 'Use https.' });
+    } finally {
+      process.env.WEBHOOK_ALLOW_LOOPBACK = allowed;
+    }
+    expect((await create({ url: 'https://[::1]:8443/hooks' })).status).toBe(200);
+    expect((await create({ url: 'http://2130706433:19/hooks' })).body.url).toBe('http://127.0.0.1:19/hooks');
+    expect((await create({ url: 'https://[2606:4700:4700::1111]/hooks' })).status).toBe(200);
+    expect((await create({ url: 'https://93.184.216.34/hooks' })).status).toBe(200);
+  });
+
+  it('subscribes an endpoint created without event_types to every type there is', async () => {
+    const res = await platform.call('/v2/webhooks/create', { url: url() });
+    expect(res.status).toBe(200);
+    expect(res.body.event_types).toEqual(EVENT_NAMES.map((name) => EVENT_TYPES[name]));
+    expect((await platform.call('/v2/webhooks/get', { id: res.body.id })).body.event_types).toHaveLength(27);
+  });
+
   it('refuses a second live endpoint with the same URL: 422 ENDPOINT_ALREADY_EXISTS', async () => {
     const first = await create({ url: 'https://Dup.Example.com:443/hooks' });
     expect(first.body.url).toBe('https://dup.example.com/hooks');
@@ -200,7 +262,7 @@ describe('reference', () => {
       expect(document.paths).toHaveProperty([`/v2/webhooks/${action}`, 'post']);
     }
     const create = document.paths['/v2/webhooks/create'].post.requestBody.content['application/json'].schema;
-    expect(create.required).toEqual(expect.arrayContaining(['url', 'event_types']));
+    expect(create.required).toEqual(['url']);
     expect(document.paths['/v2/webhooks/rotate-key'].post.requestBody.content['application/json'].schema.required).toEqual(['id', 'rotation_period']);
   });
 });
