@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDependencies } from '.';
-import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../api/invoices/payments/charge-keys';
-import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../api/invoices/payments/collect';
-import { lockInvoice } from '../api/invoices/payments/settle';
-import { invoiceSelect, serializeInvoice } from '../api/invoices/schemas';
+import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../services/payments/charge-keys';
+import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../services/payments/collect';
+import { lockInvoice } from '../services/payments/settle';
+import { invoiceSelect, serializeInvoice } from '../services/invoices/invoice-object';
 import { canTransition, nextStatus } from '../domain/invoice-status';
 import { recordEvent } from '../prisma/outbox';
 import { createChargeActivities } from './charge';

@@ -1,9 +1,9 @@
 import { Context, heartbeat, log } from '@temporalio/activity';
 import type { ActivityDependencies } from '.';
-import { abandonedPayClaims, finishClaimedCharge, type CollectDependencies } from '../api/invoices/payments/collect';
-import type { Settlement } from '../api/invoices/payments/settle';
-import { signalInvoicePaid } from '../api/invoices/payments/paid-signals';
-import { abandonedRefunds, finishRefund } from '../api/invoices/payments/refunds';
+import { abandonedPayClaims, finishClaimedCharge, type CollectDependencies } from '../services/payments/collect';
+import type { Settlement } from '../services/payments/settle';
+import { signalInvoicePaid } from '../services/payments/paid-signals';
+import { abandonedRefunds, finishRefund } from '../services/payments/refunds';
 import { createChargeActivities } from './charge';
 import type { ProviderRegistry } from './providers/registry';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ActivityDependencies } from '.';
-import { FinalizationRefused, finalizeDraft } from '../api/invoices/finalize';
-import { finishRefund, refundablePayment, reserveRefund } from '../api/invoices/payments/refunds';
-import { lockInvoice } from '../api/invoices/payments/settle';
-import { createInvoiceRecord, findInvoiceCustomer } from '../api/invoices/repository';
+import { FinalizationRefused, finalizeDraft } from '../services/invoices/finalize';
+import { finishRefund, refundablePayment, reserveRefund } from '../services/payments/refunds';
+import { lockInvoice } from '../services/payments/settle';
+import { createInvoiceRecord, findInvoiceCustomer } from '../services/invoices/repository';
 import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../api/subscriptions/repository';
 import { serializeSubscription, subscriptionSelect, type SubscriptionObject } from '../api/subscriptions/schemas';
 import type { EventName } from '../domain/event-catalogue';

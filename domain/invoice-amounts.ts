@@ -20,6 +20,9 @@
  *    total are the sums of its lines, so lines always add up to the invoice.
  */
 
+/** The invoice columns are 32-bit: the total and the sum of subtotals must fit. */
+export const MAX_INVOICE_AMOUNT = 2_147_483_647;
+
 export const RATE_SCALE = 10_000n;
 const HUNDRED_SCALED = 100n * RATE_SCALE;
 

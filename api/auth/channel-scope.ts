@@ -1,4 +1,5 @@
 import { ApiError } from '../../domain/errors';
+import type { Scope } from '../../services/scope';
 import { isAccountLevel, type Principal } from './principal';
 
 /**
@@ -38,4 +39,13 @@ export function resolveWriteChannel(principal: Principal, channelId: string | un
 /** A record in `channelId` is visible to the caller (else it answers 404 as if absent). */
 export function channelVisible(principal: Principal, channelId: string): boolean {
   return isAccountLevel(principal) || principal.channelIds.includes(channelId);
+}
+
+/** The scope a service runs in for this caller and the `channel_id` it named. */
+export function operationScope(principal: Principal, channelId: string | undefined): Scope {
+  return {
+    accountId: principal.accountId,
+    channels: resolveChannelScope(principal, channelId),
+    keyChannels: isAccountLevel(principal) ? null : principal.channelIds,
+  };
 }

@@ -5,7 +5,7 @@ import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { currency } from '../customers/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext, type Transaction } from '../trpc';
-import { checkPaymentInstrument, createInvoiceRecord, customerSnapshotSelect, resolveDiscounts, resolveLines } from './repository';
+import { checkPaymentInstrument, createInvoiceRecord, customerSnapshotSelect, resolveDiscounts, resolveLines } from '../../services/invoices/repository';
 import { collectionMethod, discountsRequest, invoiceObject, lineItemsRequest, metadata, MAX_LINE_ITEMS } from './schemas';
 
 export const createInvoiceRequest = z.strictObject({

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { operationScope } from '../auth/channel-scope';
 import { nextStatus } from '../../domain/invoice-status';
 import { recordEvent } from '../../prisma/outbox';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
+import { findInvoiceCustomer, lockVisibleInvoice } from '../../services/invoices/repository';
 import { invoiceId, invoiceSelect, serializeInvoice } from './schemas';
 
 export const deleteInvoiceRequest = z.strictObject({ id: invoiceId, channel_id: channelIdField });
@@ -24,7 +25,7 @@ export const deleteInvoice = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'invoices/delete', input, (ctx) =>
       ctx.transaction(async (tx) => {
-        const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
+        const row = await lockVisibleInvoice(tx, operationScope(ctx.principal, input.channel_id), input.id);
         nextStatus('delete', row.status);
         const now = ctx.now();
         const saved = await tx.invoice.update({ where: { id: row.id }, data: { deletedAt: now, updatedAt: now }, select: invoiceSelect });

@@ -1,140 +1,12 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
-import { nextStatus } from '../../domain/invoice-status';
-import { recordEvent } from '../../prisma/outbox';
+import { finalizationFailed, FinalizationRefused, finalizeInvoice as finalizeInvoiceService, recordFinalizationFailure } from '../../services/invoices/finalize';
+import { operationScope } from '../auth/channel-scope';
 import { channelIdField } from '../common/schemas';
 import { RecordedRefusal, withIdempotency } from '../idempotency/with-idempotency';
-import { authorizedProcedure, operation, type AuthorizedContext, type Transaction } from '../trpc';
-import { startInvoiceCollection } from './collection-workflow';
-import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
-import { customerSnapshotOf, invoiceId, invoiceObject, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './schemas';
+import { authorizedProcedure, operation } from '../trpc';
+import { invoiceId, invoiceObject } from './schemas';
 
 export const finalizeInvoiceRequest = z.strictObject({ id: invoiceId, channel_id: channelIdField });
-
-type FinalizeInvoiceRequest = z.output<typeof finalizeInvoiceRequest>;
-
-/** One reason a draft cannot be issued (docs/invoices.md, "Finalization failures"). */
-export interface FinalizationReason {
-  code:
-    | 'NO_LINE_ITEMS'
-    | 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED'
-    | 'PAYMENT_INSTRUMENT_REQUIRED'
-    | 'PAYMENT_INSTRUMENT_NOT_ACTIVE'
-    | 'DUE_AT_IN_THE_PAST';
-  message: string;
-}
-
-type Customer = Awaited<ReturnType<typeof findInvoiceCustomer>>;
-
-/** The instrument a CHARGE_AUTOMATICALLY invoice will be charged on: its own, else the customer's default. */
-function chargedInstrumentId(row: InvoiceRow, customer: Customer): string | null {
-  const configuration = customer.configuration as { default_payment_instrument_id?: string } | null;
-  return row.paymentInstrumentId ?? configuration?.default_payment_instrument_id ?? null;
-}
-
-async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: Customer, now: Date, instrumentChecked: boolean): Promise<FinalizationReason[]> {
-  const reasons: FinalizationReason[] = [];
-  if (row.lineItems.length === 0) reasons.push({ code: 'NO_LINE_ITEMS', message: 'The invoice has no line items.' });
-  const taxed = row.lineItems.some((line) => line.taxRate !== null && !line.taxRate.isZero());
-  const taxable = (customer.tax as { taxability: string }).taxability === 'TAXABLE';
-  const country = (customer.address as { country?: string } | null)?.country;
-  if (taxed && taxable && !country) {
-    reasons.push({
-      code: 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED',
-      message: `Customer ${customer.id} is TAXABLE and the invoice charges tax, but the customer's address has no country.`,
-    });
-  }
-  if (instrumentChecked && row.collectionMethod === 'CHARGE_AUTOMATICALLY' && row.totalAmount > 0) {
-    const instrumentId = chargedInstrumentId(row, customer);
-    const instrument = instrumentId
-      ? await tx.paymentInstrument.findFirst({ where: { id: instrumentId, customerId: customer.id }, select: { status: true } })
-      : null;
-    if (!instrumentId || !instrument) {
-      reasons.push({
-        code: 'PAYMENT_INSTRUMENT_REQUIRED',
-        message: 'CHARGE_AUTOMATICALLY needs a payment instrument of the customer: the invoice names none and the customer has no default.',
-      });
-    } else if (instrument.status !== 'ACTIVE') {
-      reasons.push({ code: 'PAYMENT_INSTRUMENT_NOT_ACTIVE', message: `Payment instrument ${instrumentId} is ${instrument.status}.` });
-    }
-  }
-  if (row.dueAt && row.dueAt <= now) reasons.push({ code: 'DUE_AT_IN_THE_PAST', message: 'due_at has passed; move it or clear it.' });
-  return reasons;
-}
-
-export class FinalizationRefused extends Error {
-  constructor(readonly reasons: FinalizationReason[]) {
-    super('Finalization refused.');
-  }
-}
-
-/**
- * The refusal rolls the request's transaction back, so InvoiceFinalizationFailed is recorded
- * with the stored refusal instead (withIdempotency): one failed request records one event,
- * however it is retried or duplicated under its Idempotency-Key.
- */
-function finalizationFailure(ctx: AuthorizedContext, input: FinalizeInvoiceRequest, reasons: FinalizationReason[]): RecordedRefusal {
-  const error = new ApiError('FINALIZATION_FAILED', `Invoice ${input.id} cannot be finalized: ${reasons.map((r) => r.code).join(', ')}.`, {
-    reasons,
-  });
-  return new RecordedRefusal(error, async (tx) => {
-    const now = ctx.now();
-    const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
-    const invoice = serializeInvoice(row, { now, customer: await findInvoiceCustomer(tx, row.customerId) });
-    await recordEvent(tx, {
-      accountId: ctx.principal.accountId,
-      channelId: row.channelId,
-      name: 'InvoiceFinalizationFailed',
-      data: { invoice, reasons },
-      occurredAt: now,
-    });
-  });
-}
-
-export interface Finalized {
-  row: InvoiceRow;
-  invoice: InvoiceObject;
-  /** CHARGE_AUTOMATICALLY with something to collect: the caller starts the collection. */
-  charged: boolean;
-}
-
-/**
- * DRAFT → OPEN, or PAID at once for a zero total, with InvoiceFinalized (+ InvoicePaid), in the
- * caller's transaction, the invoice locked. Throws FinalizationRefused with every reason it
- * cannot be issued. Subscriptions pass `instrumentChecked: false`: their collection picks a
- * usable instrument at each attempt, and a cycle with none fails its payment instead.
- */
-export async function finalizeDraft(
-  tx: Transaction,
-  row: InvoiceRow,
-  options: { now: Date; instrumentChecked?: boolean },
-): Promise<Finalized> {
-  const { now } = options;
-  nextStatus('finalize', row.status);
-  const customer = await findInvoiceCustomer(tx, row.customerId);
-  const reasons = await finalizationReasons(tx, row, customer, now, options.instrumentChecked ?? true);
-  if (reasons.length > 0) throw new FinalizationRefused(reasons);
-
-  const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
-  const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
-  const saved = await tx.invoice.update({
-    where: { id: row.id },
-    data: {
-      status,
-      customerSnapshot: customerSnapshotOf(customer),
-      finalizedAt: now,
-      updatedAt: now,
-      ...(charged ? { paymentInstrumentId: chargedInstrumentId(row, customer) } : {}),
-      ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
-    },
-    select: invoiceSelect,
-  });
-  const invoice = serializeInvoice(saved, { now });
-  const event = { accountId: saved.accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };
-  await recordEvent(tx, { ...event, name: 'InvoiceFinalized' });
-  if (status === 'PAID') await recordEvent(tx, { ...event, name: 'InvoicePaid' });
-  return { row: saved, invoice, charged };
-}
 
 export const finalizeInvoice = authorizedProcedure
   .meta(
@@ -148,16 +20,13 @@ export const finalizeInvoice = authorizedProcedure
   .output(invoiceObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'invoices/finalize', input, async (ctx) => {
+      const scope = operationScope(ctx.principal, input.channel_id);
       try {
-        return await ctx.transaction(async (tx) => {
-          const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
-          const { row: saved, invoice, charged } = await finalizeDraft(tx, row, { now: ctx.now() });
-          if (charged) await startInvoiceCollection(ctx.temporal, saved.id);
-          return invoice;
-        });
+        return await ctx.transaction((tx) => finalizeInvoiceService(ctx, tx, scope, input.id));
       } catch (error) {
-        if (error instanceof FinalizationRefused) throw finalizationFailure(ctx, input, error.reasons);
-        throw error;
+        if (!(error instanceof FinalizationRefused)) throw error;
+        const { reasons } = error;
+        throw new RecordedRefusal(finalizationFailed(input.id, reasons), (tx) => recordFinalizationFailure(tx, scope, input.id, reasons, ctx.now()));
       }
     }),
   );

@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { operationScope } from '../auth/channel-scope';
 import { ApiError } from '../../domain/errors';
 import { newUlid } from '../../domain/ids';
 import { MAX_AMOUNT } from '../../domain/payments';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { requestTag } from './payments/charge-keys';
-import { abandonedRefunds, finishRefund, refundablePayment, reserveRefund } from './payments/refunds';
+import { requestTag } from '../../services/payments/charge-keys';
+import { abandonedRefunds, finishRefund, refundablePayment, reserveRefund } from '../../services/payments/refunds';
 import { refundObject } from './payments/schemas';
-import { lockVisibleInvoice, visibleInvoice } from './repository';
+import { lockVisibleInvoice, visibleInvoice } from '../../services/invoices/repository';
 import { invoiceId, invoiceObject } from './schemas';
 
 export const refundInvoiceRequest = z.strictObject({
@@ -48,12 +49,12 @@ export const refundInvoice = authorizedProcedure
       // Abandoned refunds of the invoice are finished first, so this one is decided on what is
       // really left to refund; only once the caller may see the invoice: the provider calls are
       // made on its behalf.
-      const visible = await visibleInvoice(ctx.db, ctx, input.id, input.channel_id);
+      const visible = await visibleInvoice(ctx.db, operationScope(ctx.principal, input.channel_id), input.id);
       for (const id of await abandonedRefunds(ctx.db, ctx.now(), { invoice: { accountId: visible.accountId, id: visible.id } })) {
         await finishRefund(ctx.db, id, (work) => ctx.db.$transaction(work), ctx.now);
       }
       const refundId = await ctx.db.$transaction(async (tx) => {
-        const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
+        const row = await lockVisibleInvoice(tx, operationScope(ctx.principal, input.channel_id), input.id);
         const key = `${row.id}/refund/${request ?? newUlid(ctx.now().getTime())}`;
         // This request's retry: the refund it recorded before it was cut off is resumed.
         const own = await tx.refund.findUnique({ where: { accountId_idempotencyKey: { accountId: row.accountId, idempotencyKey: key } } });

@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { formatDateTime } from '../../domain/datetime';
-import { hasAtMostFourDecimals, type AmountDetails } from '../../domain/invoice-amounts';
+import { hasAtMostFourDecimals, MAX_INVOICE_AMOUNT } from '../../domain/invoice-amounts';
 import { INVOICE_STATUSES } from '../../domain/invoice-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
-import type { Prisma } from '../../generated/prisma/client';
 import { dateTime, prefixedId } from '../common/schemas';
 import { calculationType, couponCode } from '../coupons/schemas';
-import { addressObject, type Address } from '../customers/schemas';
+import { addressObject } from '../customers/schemas';
 import { MAX_PRICE_AMOUNT } from '../product-prices/schemas';
 import { catalogueId } from '../products/schemas';
-import { invoicePdfUrl } from './pdf-url';
 
 export { COLLECTION_METHODS, type CollectionMethod };
 
@@ -17,8 +14,7 @@ export { COLLECTION_METHODS, type CollectionMethod };
 export const MAX_LINE_ITEMS = 100;
 export const MAX_QUANTITY = 100_000;
 export const MAX_DISCOUNTS = 10;
-/** The invoice columns are 32-bit: the total and the sum of subtotals must fit. */
-export const MAX_INVOICE_AMOUNT = 2_147_483_647;
+export { MAX_INVOICE_AMOUNT };
 
 export const BILLING_REASONS = ['MANUAL', 'SUBSCRIPTION_CREATE', 'SUBSCRIPTION_CYCLE'] as const;
 export const TAX_MODES = ['EXCLUSIVE', 'INCLUSIVE'] as const;
@@ -159,132 +155,13 @@ export const invoiceObject = z
 export type InvoiceObject = z.infer<typeof invoiceObject>;
 export type InvoiceCustomer = z.infer<typeof invoiceCustomerObject>;
 
-/** What `invoices.discounts` stores: the coupon as it was applied, so a later coupon change cannot alter an invoice. */
-export interface StoredDiscount {
-  coupon_id: string;
-  coupon_code: string;
-  calculation_type: 'PERCENTAGE' | 'AMOUNT';
-  calculation_value: number;
-}
-
-export const invoiceSelect = {
-  id: true,
-  accountId: true,
-  channelId: true,
-  customerId: true,
-  status: true,
-  currency: true,
-  totalAmount: true,
-  amountDue: true,
-  amountPaid: true,
-  amountDetails: true,
-  discounts: true,
-  customerSnapshot: true,
-  subscriptionId: true,
-  billingReason: true,
-  collectionMethod: true,
-  paymentInstrumentId: true,
-  paymentInProgressId: true,
-  dueAt: true,
-  notes: true,
-  merchantReference: true,
-  metadata: true,
-  finalizedAt: true,
-  paidAt: true,
-  voidedAt: true,
-  deletedAt: true,
-  createdAt: true,
-  updatedAt: true,
-  lineItems: { orderBy: { position: 'asc' } },
-} as const satisfies Prisma.InvoiceSelect;
-
-export type InvoiceRow = Prisma.InvoiceGetPayload<{ select: typeof invoiceSelect }>;
-
-/** The fields of a customer record a snapshot copies. */
-export interface SnapshotSource {
-  id: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-  phone: string | null;
-  address: unknown;
-  tax: unknown;
-}
-
-function present<T>(key: string, value: T | null | undefined): Record<string, T> {
-  return value === null || value === undefined ? {} : { [key]: value };
-}
-
-/** The section 2.3 customer snapshot of a customer record. */
-export function customerSnapshotOf(customer: SnapshotSource): InvoiceCustomer {
-  const address = customer.address as Address | null;
-  return {
-    id: customer.id,
-    ...present('first_name', customer.firstName),
-    ...present('last_name', customer.lastName),
-    email: customer.email,
-    ...present('phone', customer.phone),
-    ...(address && Object.keys(address).length > 0 ? { address } : {}),
-    tax: { taxability: (customer.tax as { taxability: 'EXEMPT' | 'TAXABLE' }).taxability },
-  };
-}
-
-export interface SerializeOptions {
-  now: Date;
-  /** Required for a DRAFT: it shows the live customer, as it has no snapshot yet. */
-  customer?: SnapshotSource;
-  /** Section 6.2: the InvoiceDeleted payload has no amount_due and no invoice-level amount_details. */
-  deleted?: boolean;
-}
-
-/** The section 2.3 invoice, as every invoice operation answers and every invoice event carries. */
-export function serializeInvoice(row: InvoiceRow, options: SerializeOptions): InvoiceObject {
-  let customer = row.customerSnapshot as InvoiceCustomer | null;
-  if (customer === null) {
-    if (!options.customer) throw new Error(`Invoice ${row.id} has no snapshot yet: pass its live customer.`);
-    customer = customerSnapshotOf(options.customer);
-  }
-  const pdfUrl = row.status === 'DRAFT' ? undefined : invoicePdfUrl(row.id, options.now);
-  return {
-    id: row.id,
-    channel_id: row.channelId,
-    status: row.status as InvoiceObject['status'],
-    currency: row.currency,
-    total_amount: row.totalAmount,
-    ...(options.deleted ? {} : { amount_due: row.amountDue, amount_details: row.amountDetails as unknown as AmountDetails }),
-    line_items: row.lineItems.map((line) => ({
-      id: line.id,
-      ...present('product_price_id', line.productPriceId),
-      ...present('description', line.description),
-      amount: line.amount,
-      currency: line.currency,
-      quantity: line.quantity,
-      amount_details: { subtotal: line.subtotal, discount: line.discount, taxable: line.taxable, tax: line.tax },
-      ...(line.taxMode && line.taxRate
-        ? {
-            tax: {
-              ...present('category_id', line.taxCategoryId),
-              mode: line.taxMode as TaxMode,
-              rate: Number(line.taxRate.toString()),
-            },
-          }
-        : {}),
-    })),
-    customer,
-    ...present('subscription_id', row.subscriptionId),
-    billing_reason: row.billingReason as BillingReason,
-    collection_method: row.collectionMethod as CollectionMethod,
-    ...present('payment_instrument_id', row.paymentInstrumentId),
-    ...present('due_at', row.dueAt && formatDateTime(row.dueAt)),
-    discounts: row.discounts as unknown as StoredDiscount[],
-    ...present('notes', row.notes),
-    ...present('merchant_reference', row.merchantReference),
-    ...present('metadata', row.metadata as Record<string, string> | null),
-    ...present('pdf_url', pdfUrl),
-    ...present('finalized_at', row.finalizedAt && formatDateTime(row.finalizedAt)),
-    ...present('paid_at', row.paidAt && formatDateTime(row.paidAt)),
-    ...present('voided_at', row.voidedAt && formatDateTime(row.voidedAt)),
-    created_at: formatDateTime(row.createdAt),
-    updated_at: formatDateTime(row.updatedAt),
-  };
-}
+/** Reading and serialising a stored invoice is the services' business; answers and events share it. */
+export {
+  customerSnapshotOf,
+  invoiceSelect,
+  serializeInvoice,
+  type InvoiceRow,
+  type SerializeOptions,
+  type SnapshotSource,
+  type StoredDiscount,
+} from '../../services/invoices/invoice-object';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { operationScope } from '../auth/channel-scope';
 import { nextStatus } from '../../domain/invoice-status';
 import { recordEvent } from '../../prisma/outbox';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
@@ -14,7 +15,7 @@ import {
   resolveLines,
   saveDraft,
   type DraftState,
-} from './repository';
+} from '../../services/invoices/repository';
 import { collectionMethod, discountsRequest, invoiceId, invoiceObject, lineItemsRequest, metadata, serializeInvoice } from './schemas';
 
 /** A field left out is kept; `null` clears one that may be absent. Customer and currency are fixed at creation. */
@@ -50,7 +51,7 @@ export const updateInvoice = authorizedProcedure
     withIdempotency(ctx, 'invoices/update', input, (ctx) =>
       ctx.transaction(async (tx) => {
         const accountId = ctx.principal.accountId;
-        const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
+        const row = await lockVisibleInvoice(tx, operationScope(ctx.principal, input.channel_id), input.id);
         nextStatus('update', row.status);
         const customer = await findInvoiceCustomer(tx, row.customerId);
         if (input.payment_instrument_id) await checkPaymentInstrument(tx, accountId, row.customerId, input.payment_instrument_id);

@@ -1,13 +1,14 @@
 import { ApiError } from '../../domain/errors';
 import { z } from 'zod';
+import { operationScope } from '../auth/channel-scope';
 import { nextStatus } from '../../domain/invoice-status';
 import { recordEvent } from '../../prisma/outbox';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
-import { signalInvoiceStatusChanged } from './collection-workflow';
-import { lockVisibleInvoice } from './repository';
+import { signalInvoiceStatusChanged } from '../../services/invoices/collection-workflow';
+import { lockVisibleInvoice } from '../../services/invoices/repository';
 import { invoiceId, invoiceObject, invoiceSelect, serializeInvoice } from './schemas';
 
 /** Section 4.4. */
@@ -26,7 +27,7 @@ export const voidInvoice = authorizedProcedure
   .mutation(async ({ ctx, input }) => {
     const invoice = await withIdempotency(ctx, 'invoices/void', input, (ctx) =>
       ctx.transaction(async (tx) => {
-        const row = await lockVisibleInvoice(tx, ctx, input.id, input.channel_id);
+        const row = await lockVisibleInvoice(tx, operationScope(ctx.principal, input.channel_id), input.id);
         const status = nextStatus('void', row.status);
         if (row.paymentInProgressId) {
           // A charge may be taking the money right now: voiding under it would bill a void invoice.

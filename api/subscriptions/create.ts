@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, type Line, type SubscriptionState, type Trial } from 
 import type { EventName } from '../../domain/event-catalogue';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { invoiceCustomer } from '../invoices/create';
-import { resolveDiscounts } from '../invoices/repository';
+import { resolveDiscounts } from '../../services/invoices/repository';
 import { authorizedProcedure, operation } from '../trpc';
 import { checkNewSubscriptionLines, newLines, requireTaxCountry, resolvePrices, subscriptionCollection } from './references';
 import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from './repository';

@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/errors';
 import { restore } from '../../domain/subscription-state';
 import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { Database } from '../../prisma/client';
-import { resolveDiscounts } from '../invoices/repository';
+import { resolveDiscounts } from '../../services/invoices/repository';
 import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from './repository';
 import { refusalError, startSubscriptionWorkflow } from './workflow-client';
 

@@ -2,7 +2,7 @@ import { requireTransition } from '../../domain/subscription-status';
 import type { SubscriptionChanges } from '../../domain/subscription-state';
 import { updateSubscriptionUpdate } from '../../workflows/subscription-messages';
 import { withIdempotency } from '../idempotency/with-idempotency';
-import { resolveDiscounts } from '../invoices/repository';
+import { resolveDiscounts } from '../../services/invoices/repository';
 import { authorizedProcedure, operation, type AuthorizedContext } from '../trpc';
 import { changeThroughWorkflow } from './change';
 import { lineTax, newLines, priceTaxCategories, requireTaxCountry, resolvePrices, subscriptionInstrument } from './references';

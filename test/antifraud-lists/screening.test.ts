@@ -1,4 +1,4 @@
-import { screenPayment, type PaymentSubject } from '../../activities/antifraud-screen';
+import { screenPayment, type PaymentSubject } from '../../services/payments/antifraud-screen';
 import { cardFingerprintKey } from '../../api/secrets/card-fingerprint-key';
 import { secretsKey } from '../../api/secrets/secrets-key';
 import { cardFingerprint } from '../../domain/card-fingerprint';

@@ -1,5 +1,5 @@
 import { createChargeActivities } from '../../activities/charge';
-import { newPayChargeKey } from '../../api/invoices/payments/charge-keys';
+import { newPayChargeKey } from '../../services/payments/charge-keys';
 import type { Platform } from '../support/platform';
 
 /** Merchant steps over the real API, shared by the pay, refund and dunning tests. */

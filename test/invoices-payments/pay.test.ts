@@ -1,4 +1,4 @@
-import { requestTag } from '../../api/invoices/payments/charge-keys';
+import { requestTag } from '../../services/payments/charge-keys';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
 import { eventsOf, eventTypesOf, merchant, providerChargesOf } from './fixtures';

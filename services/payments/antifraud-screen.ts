@@ -1,5 +1,5 @@
-import { normaliseFieldValue, type AntifraudField } from '../domain/antifraud';
-import type { Database } from '../prisma/client';
+import { normaliseFieldValue, type AntifraudField } from '../../domain/antifraud';
+import type { Database } from '../../prisma/client';
 
 export interface PaymentSubject {
   accountId: string;

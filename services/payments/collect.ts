@@ -1,5 +1,5 @@
-import type { ChargeInput, ChargeSummary } from '../../../activities/charge';
-import type { Database, Prisma } from '../../../prisma/client';
+import type { ChargeInput, ChargeSummary } from './charge';
+import type { Database, Prisma } from '../../prisma/client';
 import { parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
 import { NO_INSTRUMENT, settleCharge, type ChargeEnd, type ChargeOrigin, type Settlement } from './settle';
 

@@ -1,11 +1,11 @@
-import type { ChargeSummary } from '../../../activities/charge';
-import type { EventName } from '../../../domain/event-catalogue';
-import { canTransition, nextStatus, type InvoiceTransition } from '../../../domain/invoice-status';
-import type { Prisma } from '../../../prisma/client';
-import { recordEvent } from '../../../prisma/outbox';
-import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../schemas';
-import { invoiceObjectOf } from '../repository';
-import type { PaymentObject } from './schemas';
+import type { ChargeSummary } from './charge';
+import type { EventName } from '../../domain/event-catalogue';
+import { canTransition, nextStatus, type InvoiceTransition } from '../../domain/invoice-status';
+import type { Prisma } from '../../prisma/client';
+import { recordEvent } from '../../prisma/outbox';
+import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
+import { invoiceObjectOf } from '../invoices/repository';
+import type { PaymentObject } from '../../api/invoices/payments/schemas';
 
 type Db = Prisma.TransactionClient;
 

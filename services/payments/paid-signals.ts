@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { signalSubscriptionInvoiceSettled } from '../../subscriptions/workflow-client';
-import { signalInvoiceStatusChanged } from '../collection-workflow';
-import type { InvoiceObject } from '../schemas';
+import { signalSubscriptionInvoiceSettled } from '../../api/subscriptions/workflow-client';
+import { signalInvoiceStatusChanged } from '../invoices/collection-workflow';
+import type { InvoiceObject } from '../invoices/invoice-object';
 
 /**
  * After the commit of a charge that paid the invoice outside its collection workflow: a running

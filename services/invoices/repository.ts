@@ -1,24 +1,11 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { computeInvoiceAmounts, type InvoiceAmounts } from '../../domain/invoice-amounts';
+import { computeInvoiceAmounts, MAX_INVOICE_AMOUNT, type InvoiceAmounts } from '../../domain/invoice-amounts';
 import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { resolveChannelScope } from '../auth/channel-scope';
-import type { AuthorizedContext } from '../trpc';
-import {
-  MAX_INVOICE_AMOUNT,
-  invoiceSelect,
-  serializeInvoice,
-  type BillingReason,
-  type CollectionMethod,
-  type DiscountRequest,
-  type InvoiceObject,
-  type InvoiceRow,
-  type LineItemRequest,
-  type SnapshotSource,
-  type StoredDiscount,
-  type TaxMode,
-} from './schemas';
+import type { Scope } from '../scope';
+import type { BillingReason, CollectionMethod, DiscountRequest, LineItemRequest, TaxMode } from '../../api/invoices/schemas';
+import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
 
 type Db = Prisma.TransactionClient;
 
@@ -302,17 +289,16 @@ export function draftStateOf(row: InvoiceRow): DraftState {
  * The invoice as the caller may see it: unknown, deleted, or in a channel the key cannot reach
  * (or other than the `channel_id` named) is 404, as for customers.
  */
-export async function visibleInvoice(db: Db, ctx: AuthorizedContext, id: string, channelId: string | undefined): Promise<InvoiceRow> {
-  const scope = resolveChannelScope(ctx.principal, channelId);
-  const row = await db.invoice.findFirst({ where: { id, accountId: ctx.principal.accountId, deletedAt: null }, select: invoiceSelect });
-  if (!row || (scope !== null && !scope.includes(row.channelId))) throw ApiError.notFound('Invoice', id);
+export async function visibleInvoice(db: Db, scope: Scope, id: string): Promise<InvoiceRow> {
+  const row = await db.invoice.findFirst({ where: { id, accountId: scope.accountId, deletedAt: null }, select: invoiceSelect });
+  if (!row || (scope.channels !== null && !scope.channels.includes(row.channelId))) throw ApiError.notFound('Invoice', id);
   return row;
 }
 
 /** Takes the invoice's row lock first, so status changes of one invoice apply one after the other. */
-export async function lockVisibleInvoice(tx: Db, ctx: AuthorizedContext, id: string, channelId: string | undefined): Promise<InvoiceRow> {
-  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id} AND account_id = ${ctx.principal.accountId} FOR UPDATE`;
-  return visibleInvoice(tx, ctx, id, channelId);
+export async function lockVisibleInvoice(tx: Db, scope: Scope, id: string): Promise<InvoiceRow> {
+  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} FOR UPDATE`;
+  return visibleInvoice(tx, scope, id);
 }
 
 export function findInvoiceCustomer(db: Db, customerId: string) {

@@ -1,4 +1,4 @@
-import { poolSizeOf, type Database } from '../prisma/client';
+import { poolSizeOf, type Database } from '../../prisma/client';
 
 /**
  * Connections one charge holds at its peak: the transaction that keeps the payment's advisory

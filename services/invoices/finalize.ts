@@ -1,0 +1,150 @@
+import type { Client } from '@temporalio/client';
+import { ApiError } from '../../domain/errors';
+import { nextStatus } from '../../domain/invoice-status';
+import type { Prisma } from '../../prisma/client';
+import { recordEvent } from '../../prisma/outbox';
+import { customerSnapshotOf, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
+import type { Scope } from '../scope';
+import { startInvoiceCollection } from './collection-workflow';
+import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
+
+type Transaction = Prisma.TransactionClient;
+
+/** One reason a draft cannot be issued (docs/invoices.md, "Finalization failures"). */
+export interface FinalizationReason {
+  code:
+    | 'NO_LINE_ITEMS'
+    | 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED'
+    | 'PAYMENT_INSTRUMENT_REQUIRED'
+    | 'PAYMENT_INSTRUMENT_NOT_ACTIVE'
+    | 'DUE_AT_IN_THE_PAST';
+  message: string;
+}
+
+type Customer = Awaited<ReturnType<typeof findInvoiceCustomer>>;
+
+/** The instrument a CHARGE_AUTOMATICALLY invoice will be charged on: its own, else the customer's default. */
+function chargedInstrumentId(row: InvoiceRow, customer: Customer): string | null {
+  const configuration = customer.configuration as { default_payment_instrument_id?: string } | null;
+  return row.paymentInstrumentId ?? configuration?.default_payment_instrument_id ?? null;
+}
+
+async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: Customer, now: Date, instrumentChecked: boolean): Promise<FinalizationReason[]> {
+  const reasons: FinalizationReason[] = [];
+  if (row.lineItems.length === 0) reasons.push({ code: 'NO_LINE_ITEMS', message: 'The invoice has no line items.' });
+  const taxed = row.lineItems.some((line) => line.taxRate !== null && !line.taxRate.isZero());
+  const taxable = (customer.tax as { taxability: string }).taxability === 'TAXABLE';
+  const country = (customer.address as { country?: string } | null)?.country;
+  if (taxed && taxable && !country) {
+    reasons.push({
+      code: 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED',
+      message: `Customer ${customer.id} is TAXABLE and the invoice charges tax, but the customer's address has no country.`,
+    });
+  }
+  if (instrumentChecked && row.collectionMethod === 'CHARGE_AUTOMATICALLY' && row.totalAmount > 0) {
+    const instrumentId = chargedInstrumentId(row, customer);
+    const instrument = instrumentId
+      ? await tx.paymentInstrument.findFirst({ where: { id: instrumentId, customerId: customer.id }, select: { status: true } })
+      : null;
+    if (!instrumentId || !instrument) {
+      reasons.push({
+        code: 'PAYMENT_INSTRUMENT_REQUIRED',
+        message: 'CHARGE_AUTOMATICALLY needs a payment instrument of the customer: the invoice names none and the customer has no default.',
+      });
+    } else if (instrument.status !== 'ACTIVE') {
+      reasons.push({ code: 'PAYMENT_INSTRUMENT_NOT_ACTIVE', message: `Payment instrument ${instrumentId} is ${instrument.status}.` });
+    }
+  }
+  if (row.dueAt && row.dueAt <= now) reasons.push({ code: 'DUE_AT_IN_THE_PAST', message: 'due_at has passed; move it or clear it.' });
+  return reasons;
+}
+
+export class FinalizationRefused extends Error {
+  constructor(readonly reasons: FinalizationReason[]) {
+    super('Finalization refused.');
+  }
+}
+
+export interface Finalized {
+  row: InvoiceRow;
+  invoice: InvoiceObject;
+  /** CHARGE_AUTOMATICALLY with something to collect: the caller starts the collection. */
+  charged: boolean;
+}
+
+/**
+ * DRAFT → OPEN, or PAID at once for a zero total, with InvoiceFinalized (+ InvoicePaid), in the
+ * caller's transaction, the invoice locked. Throws FinalizationRefused with every reason it
+ * cannot be issued. Subscriptions pass `instrumentChecked: false`: their collection picks a
+ * usable instrument at each attempt, and a cycle with none fails its payment instead.
+ */
+export async function finalizeDraft(
+  tx: Transaction,
+  row: InvoiceRow,
+  options: { now: Date; instrumentChecked?: boolean },
+): Promise<Finalized> {
+  const { now } = options;
+  nextStatus('finalize', row.status);
+  const customer = await findInvoiceCustomer(tx, row.customerId);
+  const reasons = await finalizationReasons(tx, row, customer, now, options.instrumentChecked ?? true);
+  if (reasons.length > 0) throw new FinalizationRefused(reasons);
+
+  const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
+  const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
+  const saved = await tx.invoice.update({
+    where: { id: row.id },
+    data: {
+      status,
+      customerSnapshot: customerSnapshotOf(customer),
+      finalizedAt: now,
+      updatedAt: now,
+      ...(charged ? { paymentInstrumentId: chargedInstrumentId(row, customer) } : {}),
+      ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
+    },
+    select: invoiceSelect,
+  });
+  const invoice = serializeInvoice(saved, { now });
+  const event = { accountId: saved.accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };
+  await recordEvent(tx, { ...event, name: 'InvoiceFinalized' });
+  if (status === 'PAID') await recordEvent(tx, { ...event, name: 'InvoicePaid' });
+  return { row: saved, invoice, charged };
+}
+
+
+export interface FinalizeDependencies {
+  temporal: Client;
+  now: () => Date;
+}
+
+/**
+ * invoices/finalize (docs/invoices.md) in the caller's transaction: the visible invoice locked,
+ * finalized, and the collection of a CHARGE_AUTOMATICALLY one started before the commit.
+ */
+export async function finalizeInvoice(deps: FinalizeDependencies, tx: Transaction, scope: Scope, invoiceId: string): Promise<InvoiceObject> {
+  const row = await lockVisibleInvoice(tx, scope, invoiceId);
+  const { row: saved, invoice, charged } = await finalizeDraft(tx, row, { now: deps.now() });
+  if (charged) await startInvoiceCollection(deps.temporal, saved.id);
+  return invoice;
+}
+
+/** The refusal as the envelope carries it: 422 FINALIZATION_FAILED with every reason. */
+export function finalizationFailed(invoiceId: string, reasons: FinalizationReason[]): ApiError {
+  return new ApiError('FINALIZATION_FAILED', `Invoice ${invoiceId} cannot be finalized: ${reasons.map((r) => r.code).join(', ')}.`, { reasons });
+}
+
+/**
+ * Records InvoiceFinalizationFailed for a refused finalization. The refusal rolls its own
+ * transaction back, so the caller runs this in the one that stores the refusal: one failed
+ * request records one event, however it is retried or duplicated under its Idempotency-Key.
+ */
+export async function recordFinalizationFailure(tx: Transaction, scope: Scope, invoiceId: string, reasons: FinalizationReason[], now: Date): Promise<void> {
+  const row = await lockVisibleInvoice(tx, scope, invoiceId);
+  const invoice = serializeInvoice(row, { now, customer: await findInvoiceCustomer(tx, row.customerId) });
+  await recordEvent(tx, {
+    accountId: scope.accountId,
+    channelId: row.channelId,
+    name: 'InvoiceFinalizationFailed',
+    data: { invoice, reasons },
+    occurredAt: now,
+  });
+}

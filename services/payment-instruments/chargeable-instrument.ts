@@ -1,0 +1,40 @@
+import type { Prisma } from '../../prisma/client';
+
+type Db = Prisma.TransactionClient;
+type InstrumentRow = Prisma.PaymentInstrumentGetPayload<object>;
+
+/** The customer's default instrument (`configuration.default_payment_instrument_id`), if any. */
+export function defaultInstrumentOf(customer: { configuration: unknown }): string | undefined {
+  return (customer.configuration as { default_payment_instrument_id?: string } | null)?.default_payment_instrument_id;
+}
+
+/**
+ * Which instrument gets charged: the one named (by the invoice, the subscription, the request),
+ * else the customer's default; undefined when there is neither.
+ */
+export function chargedInstrumentId(named: string | null | undefined, customer: { configuration: unknown }): string | undefined {
+  return named ?? defaultInstrumentOf(customer);
+}
+
+/** Whether an instrument may be charged for a customer; each caller words the refusal its own operation documents. */
+export type InstrumentVerdict =
+  | { chargeable: true; instrument: InstrumentRow }
+  /** Unknown in the account, another customer's, or in a channel the caller cannot see. */
+  | { chargeable: false; reason: 'NOT_FOUND' }
+  | { chargeable: false; reason: 'NOT_ACTIVE'; status: string; instrument: InstrumentRow };
+
+/**
+ * The one rule "the instrument is this customer's and ACTIVE" (docs/payment-instruments.md). An
+ * instrument the caller cannot see (`visible` says no for its channel) is answered as absent.
+ */
+export async function chargeableInstrument(
+  db: Db,
+  subject: { accountId: string; customerId: string; instrumentId: string; visible?: (channelId: string) => boolean },
+): Promise<InstrumentVerdict> {
+  const instrument = await db.paymentInstrument.findFirst({ where: { id: subject.instrumentId, accountId: subject.accountId } });
+  if (!instrument || instrument.customerId !== subject.customerId || (subject.visible && !subject.visible(instrument.channelId))) {
+    return { chargeable: false, reason: 'NOT_FOUND' };
+  }
+  if (instrument.status !== 'ACTIVE') return { chargeable: false, reason: 'NOT_ACTIVE', status: instrument.status, instrument };
+  return { chargeable: true, instrument };
+}
