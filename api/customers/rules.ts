@@ -1,4 +1,5 @@
 import { ApiError } from '../../domain/errors';
+import { chargeableInstrument } from '../../services/payment-instruments/chargeable-instrument';
 import type { TaxRegistration } from '../../domain/tax-registrations';
 import { resolveChannelScope } from '../auth/channel-scope';
 import type { AuthorizedContext, Transaction } from '../trpc';
@@ -20,16 +21,15 @@ export async function visibleCustomer(db: Transaction, ctx: AuthorizedContext, i
  * ACTIVE. A customer being created has no instruments yet, so it can never name one.
  */
 export async function checkDefaultPaymentInstrument(tx: Transaction, accountId: string, customerId: string | null, instrumentId: string) {
-  const instrument = customerId
-    ? await tx.paymentInstrument.findFirst({ where: { id: instrumentId, accountId, customerId }, select: { status: true } })
-    : null;
-  if (instrument?.status === 'ACTIVE') return;
+  const verdict = customerId ? await chargeableInstrument(tx, { accountId, customerId, instrumentId }) : undefined;
+  if (verdict?.chargeable) return;
+  const status = verdict?.reason === 'NOT_ACTIVE' ? verdict.status : undefined;
   throw new ApiError(
     'INVALID_DEFAULT_PAYMENT_INSTRUMENT',
-    instrument
-      ? `Payment instrument ${instrumentId} is ${instrument.status}; only an ACTIVE instrument can be the default.`
+    status
+      ? `Payment instrument ${instrumentId} is ${status}; only an ACTIVE instrument can be the default.`
       : `Payment instrument ${instrumentId} is not an instrument of this customer.`,
-    { field: 'configuration.default_payment_instrument_id', default_payment_instrument_id: instrumentId, ...(instrument ? { status: instrument.status } : {}) },
+    { field: 'configuration.default_payment_instrument_id', default_payment_instrument_id: instrumentId, ...(status ? { status } : {}) },
   );
 }
 

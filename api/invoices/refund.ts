@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { operationScope } from '../auth/channel-scope';
-import { ApiError } from '../../domain/errors';
-import { newUlid } from '../../domain/ids';
 import { MAX_AMOUNT } from '../../domain/payments';
+import { requestTag } from '../../services/payments/charge-keys';
+import { refundInvoice as refundInvoiceService } from '../../services/payments/refund';
+import { operationScope } from '../auth/channel-scope';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { requestTag } from '../../services/payments/charge-keys';
-import { abandonedRefunds, finishRefund, refundablePayment, reserveRefund } from '../../services/payments/refunds';
 import { refundObject } from './payments/schemas';
-import { lockVisibleInvoice, visibleInvoice } from '../../services/invoices/repository';
 import { invoiceId, invoiceObject } from './schemas';
 
 export const refundInvoiceRequest = z.strictObject({
@@ -46,42 +43,7 @@ export const refundInvoice = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'invoices/refund', input, async (ctx) => {
       const request = ctx.idempotencyKey ? requestTag(ctx.principal.apiKeyId, ctx.idempotencyKey) : undefined;
-      // Abandoned refunds of the invoice are finished first, so this one is decided on what is
-      // really left to refund; only once the caller may see the invoice: the provider calls are
-      // made on its behalf.
-      const visible = await visibleInvoice(ctx.db, operationScope(ctx.principal, input.channel_id), input.id);
-      for (const id of await abandonedRefunds(ctx.db, ctx.now(), { invoice: { accountId: visible.accountId, id: visible.id } })) {
-        await finishRefund(ctx.db, id, (work) => ctx.db.$transaction(work), ctx.now);
-      }
-      const refundId = await ctx.db.$transaction(async (tx) => {
-        const row = await lockVisibleInvoice(tx, operationScope(ctx.principal, input.channel_id), input.id);
-        const key = `${row.id}/refund/${request ?? newUlid(ctx.now().getTime())}`;
-        // This request's retry: the refund it recorded before it was cut off is resumed.
-        const own = await tx.refund.findUnique({ where: { accountId_idempotencyKey: { accountId: row.accountId, idempotencyKey: key } } });
-        if (own) return own.id;
-        if (row.status !== 'PAID') {
-          throw new ApiError('INCOMPATIBLE_STATUS', `The invoice is ${row.status}; only a PAID invoice can be refunded.`, {
-            status: row.status,
-            allowed_statuses: ['PAID'],
-          });
-        }
-        const found = await refundablePayment(tx, row.id);
-        if (!found) {
-          throw new ApiError('INCOMPATIBLE_STATUS', `Invoice ${row.id} was not paid through a provider: there is no payment to refund.`, {
-            status: row.status,
-          });
-        }
-        const { payment, refundable } = found;
-        const amount = input.amount ?? refundable;
-        if (amount > refundable || amount === 0) {
-          throw new ApiError('REFUND_EXCEEDS_PAYMENT', `Payment ${payment.id} has ${refundable} left to refund; ${amount} asked.`, {
-            amount,
-            refundable,
-            payment_id: payment.id,
-          });
-        }
-        return reserveRefund(tx, { invoice: row, payment, amount, reason: input.reason ?? null, key, now: ctx.now() });
-      });
-      return finishRefund(ctx.db, refundId, ctx.transaction, ctx.now);
+      const scope = operationScope(ctx.principal, input.channel_id);
+      return refundInvoiceService(ctx, scope, { invoiceId: input.id, amount: input.amount, reason: input.reason, request }, ctx.transaction);
     }),
   );

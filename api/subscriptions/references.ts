@@ -4,6 +4,7 @@ import { samePeriod, type BillingPeriod } from '../../domain/billing-periods';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { LineTax, NewLine, PriceChange } from '../../domain/subscription-state';
 import type { LineTaxRequest } from '../invoices/schemas';
+import { chargeableInstrument, chargedInstrumentId, defaultInstrumentOf } from '../../services/payment-instruments/chargeable-instrument';
 import type { Transaction } from '../trpc';
 
 /** The catalogue price a subscription line bills, as the line keeps it. */
@@ -121,10 +122,6 @@ export function checkNewSubscriptionLines(lines: readonly NewLine[]): BillingPer
   return period;
 }
 
-function defaultInstrumentOf(customer: { configuration: unknown }): string | undefined {
-  return (customer.configuration as { default_payment_instrument_id?: string } | null)?.default_payment_instrument_id;
-}
-
 /**
  * The instrument a subscription charges: the one named, which must be the customer's (422
  * PAYMENT_INSTRUMENT_NOT_FOUND) and ACTIVE (422 PAYMENT_INSTRUMENT_NOT_ACTIVE); else the
@@ -136,23 +133,23 @@ export async function subscriptionInstrument(
   customer: { id: string; configuration: unknown },
   requested: string | undefined,
 ): Promise<string> {
-  const id = requested ?? defaultInstrumentOf(customer);
-  const instrument = id ? await tx.paymentInstrument.findFirst({ where: { id, accountId, customerId: customer.id }, select: { status: true } }) : null;
-  if (requested && !instrument) {
+  const id = chargedInstrumentId(requested, customer);
+  const verdict = id ? await chargeableInstrument(tx, { accountId, customerId: customer.id, instrumentId: id }) : undefined;
+  if (requested && (!verdict || (!verdict.chargeable && verdict.reason === 'NOT_FOUND'))) {
     throw new ApiError('PAYMENT_INSTRUMENT_NOT_FOUND', `Payment instrument ${requested} is not an instrument of this customer.`, {
       field: 'payment_instrument_id',
       payment_instrument_id: requested,
     });
   }
-  if (!instrument || !id) {
+  if (!id || !verdict || (!verdict.chargeable && verdict.reason === 'NOT_FOUND')) {
     throw new ApiError(
       'PAYMENT_INSTRUMENT_REQUIRED',
       'Collection CHARGE_AUTOMATICALLY (asked for, or for a PAID trial) needs a payment instrument and the customer has no default: name a payment_instrument_id, or bill by invoice (collection_method SEND_INVOICE).',
       { field: 'payment_instrument_id', collection_method: 'CHARGE_AUTOMATICALLY' },
     );
   }
-  if (instrument.status !== 'ACTIVE') {
-    throw new ApiError('PAYMENT_INSTRUMENT_NOT_ACTIVE', `Payment instrument ${id} is ${instrument.status}.`, { field: 'payment_instrument_id', payment_instrument_id: id, status: instrument.status });
+  if (!verdict.chargeable) {
+    throw new ApiError('PAYMENT_INSTRUMENT_NOT_ACTIVE', `Payment instrument ${id} is ${verdict.status}.`, { field: 'payment_instrument_id', payment_instrument_id: id, status: verdict.status });
   }
   return id;
 }

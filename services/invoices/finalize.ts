@@ -4,6 +4,7 @@ import { nextStatus } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { customerSnapshotOf, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
+import { chargeableInstrument, chargedInstrumentId } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import { startInvoiceCollection } from './collection-workflow';
 import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
@@ -23,12 +24,6 @@ export interface FinalizationReason {
 
 type Customer = Awaited<ReturnType<typeof findInvoiceCustomer>>;
 
-/** The instrument a CHARGE_AUTOMATICALLY invoice will be charged on: its own, else the customer's default. */
-function chargedInstrumentId(row: InvoiceRow, customer: Customer): string | null {
-  const configuration = customer.configuration as { default_payment_instrument_id?: string } | null;
-  return row.paymentInstrumentId ?? configuration?.default_payment_instrument_id ?? null;
-}
-
 async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: Customer, now: Date, instrumentChecked: boolean): Promise<FinalizationReason[]> {
   const reasons: FinalizationReason[] = [];
   if (row.lineItems.length === 0) reasons.push({ code: 'NO_LINE_ITEMS', message: 'The invoice has no line items.' });
@@ -42,17 +37,15 @@ async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: C
     });
   }
   if (instrumentChecked && row.collectionMethod === 'CHARGE_AUTOMATICALLY' && row.totalAmount > 0) {
-    const instrumentId = chargedInstrumentId(row, customer);
-    const instrument = instrumentId
-      ? await tx.paymentInstrument.findFirst({ where: { id: instrumentId, customerId: customer.id }, select: { status: true } })
-      : null;
-    if (!instrumentId || !instrument) {
+    const instrumentId = chargedInstrumentId(row.paymentInstrumentId, customer);
+    const verdict = instrumentId ? await chargeableInstrument(tx, { accountId: row.accountId, customerId: customer.id, instrumentId }) : undefined;
+    if (!verdict || (!verdict.chargeable && verdict.reason === 'NOT_FOUND')) {
       reasons.push({
         code: 'PAYMENT_INSTRUMENT_REQUIRED',
         message: 'CHARGE_AUTOMATICALLY needs a payment instrument of the customer: the invoice names none and the customer has no default.',
       });
-    } else if (instrument.status !== 'ACTIVE') {
-      reasons.push({ code: 'PAYMENT_INSTRUMENT_NOT_ACTIVE', message: `Payment instrument ${instrumentId} is ${instrument.status}.` });
+    } else if (!verdict.chargeable) {
+      reasons.push({ code: 'PAYMENT_INSTRUMENT_NOT_ACTIVE', message: `Payment instrument ${instrumentId} is ${verdict.status}.` });
     }
   }
   if (row.dueAt && row.dueAt <= now) reasons.push({ code: 'DUE_AT_IN_THE_PAST', message: 'due_at has passed; move it or clear it.' });
@@ -98,7 +91,7 @@ export async function finalizeDraft(
       customerSnapshot: customerSnapshotOf(customer),
       finalizedAt: now,
       updatedAt: now,
-      ...(charged ? { paymentInstrumentId: chargedInstrumentId(row, customer) } : {}),
+      ...(charged ? { paymentInstrumentId: chargedInstrumentId(row.paymentInstrumentId, customer) ?? null } : {}),
       ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
     },
     select: invoiceSelect,

@@ -6,6 +6,7 @@ import { newId } from '../../domain/ids';
 import { MAX_AMOUNT, type PaymentStatus } from '../../domain/payments';
 import { DEFAULT_PROVIDERS, selectRoute, type RouteTree } from '../../domain/routing';
 import type { Database, Prisma } from '../../prisma/client';
+import { chargeableInstrument, type InstrumentVerdict } from '../payment-instruments/chargeable-instrument';
 import { screenPayment } from './antifraud-screen';
 import { chargeSlots } from './charge-slots';
 import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from '../../activities/providers/provider';
@@ -88,8 +89,9 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
 
   const customer = await db.customer.findFirst({ where: { id: input.customerId, accountId: input.accountId } });
   if (!customer) refuse(`Customer ${input.customerId} does not exist in account ${input.accountId}.`, 'CUSTOMER_NOT_FOUND');
-  const instrument = await db.paymentInstrument.findFirst({ where: { id: input.instrumentId, accountId: input.accountId } });
-  const opening = await openingDecision(db, now(), input, customer, instrument);
+  const verdict = await chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId });
+  const instrument = verdict.chargeable || verdict.reason === 'NOT_ACTIVE' ? verdict.instrument : undefined;
+  const opening = await openingDecision(db, now(), input, customer, verdict);
 
   const at = now();
   // A concurrent call with the same key races on the unique key; both go on with the winner's row.
@@ -142,15 +144,16 @@ async function openingDecision(
   now: Date,
   input: ChargeInput,
   customer: { email: string },
-  instrument: Awaited<ReturnType<Database['paymentInstrument']['findFirst']>>,
+  verdict: InstrumentVerdict,
 ): Promise<Final | undefined> {
   const decline = (declineCode: string, declineMessage: string): Final => ({ status: 'DECLINED', declineCode, declineMessage, retryable: false });
-  if (!instrument || instrument.customerId !== input.customerId) {
+  if (!verdict.chargeable && verdict.reason === 'NOT_FOUND') {
     return decline('instrument_not_found', `Payment instrument ${input.instrumentId} is not one of customer ${input.customerId}.`);
   }
-  if (instrument.status !== 'ACTIVE') {
-    return decline('instrument_not_active', `Payment instrument ${instrument.id} is ${instrument.status}, not ACTIVE.`);
+  if (!verdict.chargeable) {
+    return decline('instrument_not_active', `Payment instrument ${input.instrumentId} is ${verdict.status}, not ACTIVE.`);
   }
+  const { instrument } = verdict;
   if (now >= endOfExpiryMonth(instrument.expMonth, instrument.expYear)) {
     return decline('instrument_expired', `Payment instrument ${instrument.id} expired at the end of ${instrument.expMonth}/${instrument.expYear}.`);
   }

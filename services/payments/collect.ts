@@ -1,5 +1,6 @@
 import type { ChargeInput, ChargeSummary } from './charge';
 import type { Database, Prisma } from '../../prisma/client';
+import { defaultInstrumentOf } from '../payment-instruments/chargeable-instrument';
 import { parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
 import { NO_INSTRUMENT, settleCharge, type ChargeEnd, type ChargeOrigin, type Settlement } from './settle';
 
@@ -98,6 +99,5 @@ export async function collectionInstrument(
     if (own?.status === 'ACTIVE') return invoice.paymentInstrumentId;
   }
   const customer = await db.customer.findUnique({ where: { id: invoice.customerId }, select: { configuration: true } });
-  const configured = (customer?.configuration as { default_payment_instrument_id?: string } | null)?.default_payment_instrument_id;
-  return configured ?? invoice.paymentInstrumentId ?? undefined;
+  return (customer ? defaultInstrumentOf(customer) : undefined) ?? invoice.paymentInstrumentId ?? undefined;
 }

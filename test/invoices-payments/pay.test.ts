@@ -1,3 +1,4 @@
+import { chargePayment } from '../../services/payments/charge';
 import { requestTag } from '../../services/payments/charge-keys';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';
@@ -172,6 +173,22 @@ describe('invoices/pay refusals (422)', () => {
     expect(await platform.db.payment.count({ where: { invoiceId: invoice.id } })).toBe(1);
     expect((await providerChargesOf(platform, invoice.id)).filter((c) => c.outcome === 'APPROVED')).toHaveLength(1);
     expect(await eventTypesOf(platform, invoice.id)).toEqual(['INVOICE_CREATED', 'INVOICE_FINALIZED', 'INVOICE_PAID']);
+  });
+
+  it('a refusal of the charge path is a 422 with its code, never a 500', async () => {
+    const customerId = await m.customer();
+    const invoice = await m.openInvoice(customerId);
+    const claimedAt = new Date(Date.now() - 10 * 60 * 1000);
+    const { key, instrumentId } = await m.abandonedPay({ claimedAt, charged: false, of: { invoice, customerId } });
+    // A payment under the abandoned claim's key for another amount: finishing that claim first,
+    // the charge path refuses to reuse the key (IDEMPOTENCY_KEY_REUSED).
+    await chargePayment(
+      { db: platform.db },
+      { accountId: platform.accountId, customerId, instrumentId, amount: 4_000, currency: 'EUR', idempotencyKey: key, invoiceId: invoice.id },
+    );
+    await expect422({ id: invoice.id, payment_instrument_id: instrumentId }, 'IDEMPOTENCY_KEY_REUSED');
+    const after = await platform.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
+    expect({ status: after.status, amountPaid: after.amountPaid }).toEqual({ status: 'OPEN', amountPaid: 0 });
   });
 });
 
