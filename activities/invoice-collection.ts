@@ -1,192 +1,30 @@
-import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDependencies } from '.';
-import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../services/payments/charge-keys';
-import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../services/payments/collect';
-import { lockInvoice } from '../services/payments/settle';
-import { invoiceSelect, serializeInvoice } from '../services/invoices/invoice-object';
-import { canTransition, nextStatus } from '../domain/invoice-status';
-import { recordEvent } from '../prisma/outbox';
-import { createChargeActivities } from './charge';
+import {
+  attemptInvoiceCollection,
+  invoiceCollectionStatus,
+  invoicePastDue,
+  planInvoiceCollection,
+  type AttemptInput,
+  type AttemptResult,
+  type CollectionDependencies,
+  type CollectionPlan,
+  type PastDueInput,
+  type PlanInput,
+} from '../services/invoices/collection';
 import type { ProviderRegistry } from './providers/registry';
+import { refusalsAsFailures } from './refusals';
 
-/** Days after the first failed charge at which dunning retries: docs/dunning.md. */
-export const DEFAULT_RETRY_SCHEDULE_DAYS: readonly number[] = [1, 3, 5, 7];
-/** Bounds the workflow's history: a schedule is a handful of attempts, never an open-ended list. */
-export const MAX_RETRIES = 20;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export interface PlanInput {
-  /** Absent in histories from before sent invoices were collected: those were all charged. */
-  invoiceId?: string;
-  retryScheduleDays?: number[];
-}
-
-export interface CollectionPlan {
-  retryDelaysMs: number[];
-  /** A sent (SEND_INVOICE) invoice's due date, epoch ms: it is paid by hand, never charged. */
-  dueAt?: number;
-}
-
-export interface PastDueInput {
-  invoiceId: string;
-  /** False at the due date (OPEN → DUNNING), true when the grace after it ran out (DUNNING → UNPAID). */
-  final: boolean;
-}
-
-export interface AttemptInput {
-  invoiceId: string;
-  /** 0 is the first automatic charge, 1… the dunning retries. */
-  attempt: number;
-  /** Retries still scheduled after this attempt. */
-  retriesLeft: number;
-}
-
-export interface AttemptResult {
-  /** The invoice's status afterwards; MISSING when its finalize rolled back. */
-  status: string;
-  /** True while the invoice is in dunning with retries to come. */
-  retry: boolean;
-  paymentId?: string;
-}
-
-/**
- * A schedule is offsets in days from the first failure, strictly increasing, each > 0. The
- * workflow input wins, then `DUNNING_RETRY_SCHEDULE_DAYS` of the worker (comma-separated),
- * then the default.
- */
-export function parseRetrySchedule(days: readonly number[], source: string): number[] {
-  const valid =
-    days.length <= MAX_RETRIES && days.every((d, i) => Number.isFinite(d) && d > 0 && (i === 0 || d > days[i - 1]!));
-  if (!valid) {
-    throw ApplicationFailure.nonRetryable(
-      `${source}: a retry schedule is at most ${MAX_RETRIES} strictly increasing positive day offsets; got ${JSON.stringify(days)}.`,
-      'INVALID_RETRY_SCHEDULE',
-    );
-  }
-  return [...days];
-}
-
-/**
- * A manual pay holds the invoice's charge guard: one abandoned past its lease is handed back to
- * be finished first; one under way fails the activity with a retryable PAYMENT_IN_PROGRESS, so
- * Temporal retries it until the pay has finished and its outcome decides what is left to do.
- */
-function abandonedManualPay(invoiceId: string, held: string): PayChargeKey {
-  const manual = parsePayChargeKey(held);
-  if (manual && payClaimAbandoned(manual, new Date())) return manual;
-  throw ApplicationFailure.retryable(`Invoice ${invoiceId} has a charge under way.`, 'PAYMENT_IN_PROGRESS');
-}
+export type { AttemptInput, AttemptResult, CollectionPlan, PastDueInput, PlanInput } from '../services/invoices/collection';
 
 export function createInvoiceCollectionActivities(deps: ActivityDependencies & { providers?: ProviderRegistry }) {
-  const { db } = deps;
-  const collect: CollectDependencies = { db, charge: createChargeActivities(deps).chargePayment, now: () => new Date() };
-
-  /** Finishes a manual pay whose process died: it may well have paid the invoice. */
-  async function finishAbandonedPay(invoiceId: string, manual: PayChargeKey): Promise<void> {
-    await finishClaimedCharge(collect, { invoiceId, key: manual.key, instrumentId: manual.instrumentId, origin: { kind: 'pay' } }, (work) => db.$transaction(work));
-  }
-
+  const services: CollectionDependencies = { ...deps, now: () => new Date() };
   return {
-    /**
-     * The retry delays in milliseconds after the first failure and, for a sent invoice, its due
-     * date: fixed once per workflow run (recorded in its history).
-     */
-    async planInvoiceCollection(input: PlanInput): Promise<CollectionPlan> {
-      const env = process.env.DUNNING_RETRY_SCHEDULE_DAYS;
-      const days = input.retryScheduleDays
-        ? parseRetrySchedule(input.retryScheduleDays, 'retryScheduleDays')
-        : env
-          ? parseRetrySchedule(env.split(',').map((d) => Number(d.trim())), 'DUNNING_RETRY_SCHEDULE_DAYS')
-          : [...DEFAULT_RETRY_SCHEDULE_DAYS];
-      const invoice = input.invoiceId ? await db.invoice.findUnique({ where: { id: input.invoiceId }, select: { collectionMethod: true, dueAt: true } }) : null;
-      const sent = invoice?.collectionMethod === 'SEND_INVOICE' && invoice.dueAt !== null;
-      return { retryDelaysMs: days.map((d) => Math.round(d * DAY_MS)), ...(sent ? { dueAt: invoice.dueAt!.getTime() } : {}) };
-    },
-
-    /**
-     * A sent invoice still owed when its due date, or the grace after it, has passed
-     * (docs/dunning.md, "Sent invoices"): OPEN → DUNNING with InvoiceDunningStarted, then
-     * DUNNING → UNPAID with InvoiceUnpaid, in one transaction under the invoice's lock. An
-     * invoice paid or voided meanwhile is left as it is; its status is the answer.
-     */
-    async invoicePastDue(input: PastDueInput): Promise<{ status: string }> {
-      const transition = input.final ? 'dunningExhausted' : 'pastDue';
-      for (;;) {
-        const step = await db.$transaction(async (tx) => {
-          const invoice = await lockInvoice(tx, input.invoiceId);
-          if (!invoice) return { done: 'MISSING' } as const;
-          if (!canTransition(transition, invoice.status)) return { done: invoice.status } as const;
-          if (invoice.paymentInProgressId) return { abandoned: abandonedManualPay(input.invoiceId, invoice.paymentInProgressId) } as const;
-          const now = new Date();
-          const row = await tx.invoice.update({ where: { id: invoice.id }, data: { status: nextStatus(transition, invoice.status), updatedAt: now }, select: invoiceSelect });
-          await recordEvent(tx, {
-            accountId: row.accountId,
-            channelId: row.channelId,
-            name: input.final ? 'InvoiceUnpaid' : 'InvoiceDunningStarted',
-            data: { invoice: serializeInvoice(row, { now }) },
-            occurredAt: now,
-          });
-          return { done: row.status } as const;
-        });
-        if ('abandoned' in step) {
-          await finishAbandonedPay(input.invoiceId, step.abandoned!);
-          continue;
-        }
-        return { status: step.done };
-      }
-    },
-
-    /** Whether the invoice still owes money the workflow may collect (OPEN or DUNNING). */
-    async invoiceCollectionStatus({ invoiceId }: { invoiceId: string }): Promise<{ status: string; collectible: boolean }> {
-      const row = await db.invoice.findUnique({ where: { id: invoiceId }, select: { status: true } });
-      const status = row?.status ?? 'MISSING';
-      return { status, collectible: canTransition('chargeSucceeded', status) };
-    },
-
-    /**
-     * One charge of the invoice (docs/dunning.md): claims the invoice's charge guard under the
-     * attempt's deterministic key, charges and settles. Retried by Temporal after any crash: a
-     * claim already held under this key is resumed, so the attempt charges at most once, and an
-     * attempt already settled answers with its recorded outcome, so it is announced once.
-     */
-    async attemptInvoiceCollection(input: AttemptInput): Promise<AttemptResult> {
-      const key = collectionChargeKey(input.invoiceId, input.attempt);
-      const origin = { kind: 'collection' as const, attempt: input.attempt, retriesLeft: input.retriesLeft };
-      for (;;) {
-        const step = await db.$transaction(async (tx) => {
-          const invoice = await lockInvoice(tx, input.invoiceId);
-          if (!invoice) return { done: 'MISSING' } as const;
-          if (invoice.paymentInProgressId !== key) {
-            if (invoice.collectionAttemptsSettled > input.attempt) {
-              const payment = await tx.payment.findUnique({
-                where: { accountId_idempotencyKey: { accountId: invoice.accountId, idempotencyKey: key } },
-                select: { id: true },
-              });
-              return { settled: invoice.status, paymentId: payment?.id } as const;
-            }
-            if (!canTransition('chargeSucceeded', invoice.status)) return { done: invoice.status } as const;
-            if (invoice.paymentInProgressId) return { abandoned: abandonedManualPay(input.invoiceId, invoice.paymentInProgressId) } as const;
-            await tx.invoice.update({ where: { id: invoice.id }, data: { paymentInProgressId: key } });
-          }
-          return { instrumentId: await collectionInstrument(tx, invoice, key) } as const;
-        });
-        if ('done' in step) return { status: step.done!, retry: false };
-        if ('settled' in step) return resultOf(step.settled!, input.retriesLeft, step.paymentId);
-        if ('abandoned' in step) {
-          await finishAbandonedPay(input.invoiceId, step.abandoned!);
-          continue;
-        }
-        const settlement = await finishClaimedCharge(
-          collect,
-          { invoiceId: input.invoiceId, key, instrumentId: step.instrumentId, origin },
-          (work) => db.$transaction(work),
-        );
-        return resultOf(settlement.invoice.status, input.retriesLeft, settlement.payment.id);
-      }
-    },
+    /** docs/dunning.md: the retry delays, with the worker's DUNNING_RETRY_SCHEDULE_DAYS. */
+    planInvoiceCollection: (input: PlanInput): Promise<CollectionPlan> =>
+      refusalsAsFailures(() => planInvoiceCollection(services, input, process.env.DUNNING_RETRY_SCHEDULE_DAYS)),
+    invoicePastDue: (input: PastDueInput): Promise<{ status: string }> => refusalsAsFailures(() => invoicePastDue(services, input)),
+    invoiceCollectionStatus: (input: { invoiceId: string }): Promise<{ status: string; collectible: boolean }> =>
+      refusalsAsFailures(() => invoiceCollectionStatus(services, input)),
+    attemptInvoiceCollection: (input: AttemptInput): Promise<AttemptResult> => refusalsAsFailures(() => attemptInvoiceCollection(services, input)),
   };
-}
-
-function resultOf(status: string, retriesLeft: number, paymentId: string | undefined): AttemptResult {
-  return { status, retry: status === 'DUNNING' && retriesLeft > 0, ...(paymentId ? { paymentId } : {}) };
 }

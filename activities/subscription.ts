@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ActivityDependencies } from '.';
-import { FinalizationRefused, finalizeDraft } from '../services/invoices/finalize';
+import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../services/invoices/finalize';
 import { finishRefund, refundablePayment, reserveRefund } from '../services/payments/refunds';
 import { lockInvoice } from '../services/payments/settle';
 import { createInvoiceRecord, findInvoiceCustomer } from '../services/invoices/repository';
@@ -11,6 +11,7 @@ import { ID_PREFIXES } from '../domain/ids';
 import { INVOICE_TRANSITIONS } from '../domain/invoice-status';
 import { creditToRefund, invoiceTerms, type PlannedInvoice, type Proration, type SubscriptionState } from '../domain/subscription-state';
 import { ApplicationFailure } from '@temporalio/common';
+import { failureOf } from './refusals';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -155,9 +156,7 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
               const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
               invoice = { id, status: finalized.row.status };
             } catch (error) {
-              if (error instanceof FinalizationRefused) {
-                throw ApplicationFailure.nonRetryable(`Invoice ${id} cannot be finalized: ${error.reasons.map((r) => r.code).join(', ')}.`, 'FINALIZATION_FAILED');
-              }
+              if (error instanceof FinalizationRefused) throw failureOf(finalizationFailed(id, error.reasons));
               throw error;
             }
           }

@@ -3,7 +3,7 @@ import { formatDateTime } from '../../domain/datetime';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
 import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscription-state';
-import { MAX_RETRIES } from '../../activities/invoice-collection';
+import { MAX_RETRIES } from '../../services/invoices/collection';
 import type { Prisma } from '../../generated/prisma/client';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { calculationType } from '../coupons/schemas';
