@@ -3,6 +3,7 @@ import { newId } from '../../domain/ids';
 import { computeInvoiceAmounts, MAX_INVOICE_AMOUNT, type InvoiceAmounts } from '../../domain/invoice-amounts';
 import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
+import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import type { BillingReason, CollectionMethod, DiscountRequest, LineItemRequest, TaxMode } from '../../api/invoices/schemas';
 import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
@@ -129,8 +130,8 @@ export async function resolveDiscounts(db: Db, accountId: string, currency: stri
 
 /** 422 PAYMENT_INSTRUMENT_NOT_FOUND unless the instrument is one of this customer's. Its status is checked at finalization. */
 export async function checkPaymentInstrument(db: Db, accountId: string, customerId: string, instrumentId: string) {
-  const found = await db.paymentInstrument.count({ where: { id: instrumentId, accountId, customerId } });
-  if (!found) {
+  const verdict = await chargeableInstrument(db, { accountId, customerId, instrumentId });
+  if (!verdict.chargeable && verdict.reason === 'NOT_FOUND') {
     throw new ApiError('PAYMENT_INSTRUMENT_NOT_FOUND', `Payment instrument ${instrumentId} is not an instrument of this customer.`, {
       field: 'payment_instrument_id',
       payment_instrument_id: instrumentId,
