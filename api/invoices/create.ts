@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
-import { resolveChannelScope } from '../auth/channel-scope';
+import { createDraft, invoiceCustomerIn } from '../../services/invoices/create';
+import { operationScope } from '../auth/channel-scope';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { currency } from '../customers/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext, type Transaction } from '../trpc';
-import { checkPaymentInstrument, createInvoiceRecord, customerSnapshotSelect, resolveDiscounts, resolveLines } from '../../services/invoices/repository';
 import { collectionMethod, discountsRequest, invoiceObject, lineItemsRequest, metadata, MAX_LINE_ITEMS } from './schemas';
 
 export const createInvoiceRequest = z.strictObject({
@@ -24,17 +23,9 @@ export const createInvoiceRequest = z.strictObject({
     .meta({ description: 'Charged by CHARGE_AUTOMATICALLY; left out, the customer’s default instrument at finalization.' }),
 });
 
-/**
- * The customer an invoice is for, as the caller may see it. A customer the caller cannot see is
- * a reference to nothing: 422 CUSTOMER_NOT_FOUND, like any other id a body names.
- */
-export async function invoiceCustomer(tx: Transaction, ctx: AuthorizedContext, customerId: string, channelId: string | undefined) {
-  const scope = resolveChannelScope(ctx.principal, channelId);
-  const customer = await tx.customer.findFirst({ where: { id: customerId, accountId: ctx.principal.accountId }, select: customerSnapshotSelect });
-  if (!customer || (scope !== null && !scope.includes(customer.channelId))) {
-    throw new ApiError('CUSTOMER_NOT_FOUND', `Customer ${customerId} does not exist.`, { field: 'customer_id', customer_id: customerId });
-  }
-  return customer;
+/** The customer an invoice (or a subscription) is for, as the caller may see it: 422 CUSTOMER_NOT_FOUND otherwise. */
+export function invoiceCustomer(tx: Transaction, ctx: AuthorizedContext, customerId: string, channelId: string | undefined) {
+  return invoiceCustomerIn(tx, operationScope(ctx.principal, channelId), customerId);
 }
 
 export const createInvoice = authorizedProcedure
@@ -49,30 +40,19 @@ export const createInvoice = authorizedProcedure
   .output(invoiceObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'invoices/create', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const accountId = ctx.principal.accountId;
-        const customer = await invoiceCustomer(tx, ctx, input.customer_id, input.channel_id);
-        if (input.payment_instrument_id) await checkPaymentInstrument(tx, accountId, customer.id, input.payment_instrument_id);
-        const lines = await resolveLines(tx, accountId, input.currency, input.line_items ?? []);
-        const discounts = await resolveDiscounts(tx, accountId, input.currency, input.discounts ?? []);
-        const { object } = await createInvoiceRecord(tx, {
-          accountId,
-          customer,
+      ctx.transaction((tx) =>
+        createDraft(ctx, tx, operationScope(ctx.principal, input.channel_id), {
+          customerId: input.customer_id,
           currency: input.currency,
-          billingReason: 'MANUAL',
-          state: {
-            lines,
-            discounts,
-            collectionMethod: input.collection_method ?? 'SEND_INVOICE',
-            paymentInstrumentId: input.payment_instrument_id ?? null,
-            dueAt: input.due_at ? new Date(input.due_at) : null,
-            notes: input.notes ?? null,
-            merchantReference: input.merchant_reference ?? null,
-            metadata: input.metadata ?? null,
-          },
-          now: ctx.now(),
-        });
-        return object;
-      }),
+          lines: input.line_items ?? [],
+          discounts: input.discounts ?? [],
+          collectionMethod: input.collection_method ?? 'SEND_INVOICE',
+          paymentInstrumentId: input.payment_instrument_id ?? null,
+          dueAt: input.due_at ? new Date(input.due_at) : null,
+          notes: input.notes ?? null,
+          merchantReference: input.merchant_reference ?? null,
+          metadata: input.metadata ?? null,
+        }),
+      ),
     ),
   );
