@@ -2,7 +2,7 @@ import type { ActivityDependencies } from '.';
 import { cancelPendingDeliveries } from '../api/webhooks/repository';
 import { loopbackAllowed } from '../api/webhooks/loopback-opt-in';
 import { isSuccessStatus } from '../api/webhooks/schemas';
-import { secretsKey } from '../api/secrets/secrets-key';
+import { secretsKey } from '../services/secrets/secrets-key';
 import { formatDateTime } from '../domain/datetime';
 import { newId } from '../domain/ids';
 import type { EventEnvelope } from '../domain/outbox-event';

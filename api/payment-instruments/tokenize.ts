@@ -10,7 +10,7 @@ import { customerId } from '../customers/schemas';
 import { visibleCustomer } from '../customers/rules';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { cardFingerprintKey } from '../secrets/card-fingerprint-key';
-import { secretsKey } from '../secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 import { authorizedProcedure, operation } from '../trpc';
 import { insertCard } from './repository';
 import { paymentInstrumentObject, serializePaymentInstrument } from './schemas';

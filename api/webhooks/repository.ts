@@ -1,10 +1,8 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { sealSecret } from '../../domain/secret-box';
-import { newWebhookSecret, webhookSecretPurpose } from '../../domain/webhook-signature';
 import type { Prisma } from '../../prisma/client';
 import { isAccountLevel, type Principal } from '../auth/principal';
-import { secretsKey } from '../secrets/secrets-key';
+import { insertWebhookSecret } from '../../services/secrets/rotation';
 import { endpointSelect } from './schemas';
 
 type Db = Prisma.TransactionClient;
@@ -43,16 +41,6 @@ export async function assertUrlFree(tx: Db, accountId: string, url: string, exce
   }
 }
 
-/** A new secret record, sealed under SECRETS_KEY; the secret string is returned once and kept nowhere in clear. */
-export async function insertSecret(tx: Db, endpointId: string, now: Date): Promise<{ recordId: string; secret: string }> {
-  const secret = newWebhookSecret();
-  const recordId = newId('webhookSecretRecord', now.getTime());
-  await tx.webhookEndpointSecret.create({
-    data: { id: recordId, endpointId, sealed: new Uint8Array(sealSecret(secretsKey(), webhookSecretPurpose(recordId), secret)), createdAt: now },
-  });
-  return { recordId, secret };
-}
-
 export interface NewEndpoint {
   accountId: string;
   channelId: string | null;
@@ -78,7 +66,7 @@ export async function insertEndpoint(tx: Db, endpoint: NewEndpoint) {
       updatedAt: endpoint.now,
     },
   });
-  const { secret } = await insertSecret(tx, id, endpoint.now);
+  const { secret } = await insertWebhookSecret(tx, id, endpoint.now);
   const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: endpointSelect });
   return { row, secret };
 }
@@ -93,39 +81,4 @@ export function cancelPendingDeliveries(tx: Db, endpointId: string, now: Date) {
     where: { endpointId, status: 'PENDING' },
     data: { status: 'CANCELLED', nextAttemptAt: null, updatedAt: now },
   });
-}
-
-export interface Rotation {
-  endpointId: string;
-  rotationPeriodSeconds: number;
-  now: Date;
-}
-
-/**
- * Issues a new secret, as api-keys/rotate does for keys (docs/webhooks.md, "Secrets and
- * rotation"): the secret that was current is kept for the rotation period (revoked at once for
- * 0), and one still in the overlap of an earlier rotation is revoked now, so at most two are
- * ever live. The caller holds the endpoint's row lock.
- */
-export async function rotateSecret(tx: Db, rotation: Rotation) {
-  const expiresAt = new Date(rotation.now.getTime() + rotation.rotationPeriodSeconds * 1000);
-  await tx.webhookEndpointSecret.updateMany({
-    where: { endpointId: rotation.endpointId, revokedAt: null, expiresAt: { not: null } },
-    data: { revokedAt: rotation.now },
-  });
-  const current = await tx.webhookEndpointSecret.findFirst({
-    where: { endpointId: rotation.endpointId, revokedAt: null, expiresAt: null },
-    select: { id: true },
-  });
-  if (current) {
-    await tx.webhookEndpointSecret.update({
-      where: { id: current.id },
-      data: rotation.rotationPeriodSeconds === 0 ? { revokedAt: rotation.now } : { expiresAt },
-    });
-  }
-  const issued = await insertSecret(tx, rotation.endpointId, rotation.now);
-  await tx.webhookEndpoint.update({ where: { id: rotation.endpointId }, data: { updatedAt: rotation.now } });
-  const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: rotation.endpointId }, select: endpointSelect });
-  const overlap = current && rotation.rotationPeriodSeconds > 0 ? { demotedSecretRecordId: current.id, expiresAt } : undefined;
-  return { row, secret: issued.secret, issuedRecordId: issued.recordId, overlap };
 }
