@@ -13,7 +13,8 @@ import { cardFingerprintKey } from '../secrets/card-fingerprint-key';
 import { secretsKey } from '../../services/secrets/secrets-key';
 import { authorizedProcedure, operation } from '../trpc';
 import { insertCard } from './repository';
-import { paymentInstrumentObject, serializePaymentInstrument } from './schemas';
+import { serializePaymentInstrument } from '../../services/payment-instruments/records';
+import { paymentInstrumentObject } from './schemas';
 
 /** Cards are issued for a few years; anything further out is a typo. */
 export const MAX_YEARS_AHEAD = 20;

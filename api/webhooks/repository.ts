@@ -1,29 +1,10 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Prisma } from '../../prisma/client';
-import { isAccountLevel, type Principal } from '../auth/principal';
 import { insertWebhookSecret } from '../../services/secrets/rotation';
-import { endpointSelect } from './schemas';
+import { endpointSelect } from '../../services/webhooks/endpoints';
 
 type Db = Prisma.TransactionClient;
-
-/** A channel-bound key sees endpoints of its channels only; an all-channel endpoint is account-level. */
-export function endpointVisible(principal: Principal, channelId: string | null): boolean {
-  return isAccountLevel(principal) || (channelId !== null && principal.channelIds.includes(channelId));
-}
-
-/** The endpoint, or 404 when it is deleted, of another account or outside the caller's channels. */
-export async function visibleEndpoint(db: Db, principal: Principal, id: string) {
-  const row = await db.webhookEndpoint.findFirst({ where: { id, accountId: principal.accountId, deletedAt: null }, select: endpointSelect });
-  if (!row || !endpointVisible(principal, row.channelId)) throw ApiError.notFound('Webhook endpoint', id);
-  return row;
-}
-
-/** As visibleEndpoint, holding the endpoint's row lock until the transaction ends. */
-export async function lockVisibleEndpoint(tx: Db, principal: Principal, id: string) {
-  await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${id} AND account_id = ${principal.accountId} FOR UPDATE`;
-  return visibleEndpoint(tx, principal, id);
-}
 
 /**
  * ENDPOINT_ALREADY_EXISTS: one live endpoint per URL and account. Two concurrent creates of one
@@ -69,16 +50,4 @@ export async function insertEndpoint(tx: Db, endpoint: NewEndpoint) {
   const { secret } = await insertWebhookSecret(tx, id, endpoint.now);
   const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: endpointSelect });
   return { row, secret };
-}
-
-/**
- * Stops what is still queued for an endpoint that no longer receives (deleted, deactivated,
- * disabled): its PENDING deliveries become CANCELLED, and each delivery workflow, waking for its
- * next attempt, finds that and ends without sending.
- */
-export function cancelPendingDeliveries(tx: Db, endpointId: string, now: Date) {
-  return tx.webhookDelivery.updateMany({
-    where: { endpointId, status: 'PENDING' },
-    data: { status: 'CANCELLED', nextAttemptAt: null, updatedAt: now },
-  });
 }

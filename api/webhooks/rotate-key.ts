@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { rotateSecret } from '../../services/secrets/rotation';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { lockVisibleEndpoint } from './repository';
-import { endpointId, endpointSelect, MAX_ROTATION_PERIOD_SECONDS, serializeEndpoint, webhookEndpointObject } from './schemas';
+import { endpointSelect, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
+import { endpointId, MAX_ROTATION_PERIOD_SECONDS, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const rotateWebhookKeyRequest = z.strictObject({
   id: endpointId,
