@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Prisma } from '../../prisma/client';
-import { insertWebhookSecret } from '../../services/secrets/rotation';
+import { insertWebhookSecret } from '../../services/secrets/issued-secrets';
 import { endpointSelect } from '../../services/webhooks/endpoints';
 
 type Db = Prisma.TransactionClient;
