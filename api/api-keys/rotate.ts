@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors';
+import { MAX_ROTATION_PERIOD_SECONDS } from '../../domain/secret-rotation';
 import { rotateSecret } from '../../services/secrets/rotation';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { requireWithinCallerPermissions } from './permission-ceiling';
 import { lockApiKey, recordRotation } from './repository';
 import { apiKeyId, apiKeyObject, serializeApiKey } from './schemas';
-
-/** Thirty days: long enough to roll a secret through any deployment, short enough to matter. */
-export const MAX_ROTATION_PERIOD_SECONDS = 30 * 24 * 60 * 60;
 
 export const rotateApiKeyRequest = z.strictObject({
   id: apiKeyId,

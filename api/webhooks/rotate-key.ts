@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { MAX_ROTATION_PERIOD_SECONDS } from '../../domain/secret-rotation';
 import { rotateSecret } from '../../services/secrets/rotation';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { endpointSelect, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
-import { endpointId, MAX_ROTATION_PERIOD_SECONDS, serializeEndpoint, webhookEndpointObject } from './schemas';
+import { endpointId, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const rotateWebhookKeyRequest = z.strictObject({
   id: endpointId,

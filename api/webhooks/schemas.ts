@@ -9,8 +9,6 @@ import { loopbackAllowed } from '../../services/webhooks/loopback-opt-in';
 /** Limits the spec leaves open, documented in docs/webhooks.md. */
 export const MAX_URL_LENGTH = 2048;
 export const MAX_DESCRIPTION_LENGTH = 500;
-/** Thirty days, as for API keys (api/api-keys/rotate.ts). */
-export const MAX_ROTATION_PERIOD_SECONDS = 30 * 24 * 60 * 60;
 
 export const ENDPOINT_STATUSES = ['INACTIVE', 'ACTIVE', 'DISABLED'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
