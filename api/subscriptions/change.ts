@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { SubscriptionRefused } from '../../domain/subscription-status';
-import type { SubscriptionState } from '../../domain/subscription-state';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { AuthorizedContext } from '../trpc';
 import { stateOfRow, visibleSubscription, type SubscriptionObject } from './repository';
 import { refusalError, updateSubscription } from './workflow-client';

@@ -1,7 +1,7 @@
 import { addPeriod, nextBoundaryAfter } from '../../domain/billing-periods';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { DEFAULT_SETTINGS, type Line, type SubscriptionState, type Trial } from '../../domain/subscription-state';
+import { DEFAULT_SETTINGS, type Line, type SubscriptionState, type Trial } from '../../domain/subscriptions/state';
 import type { EventName } from '../../domain/event-catalogue';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { invoiceCustomer } from '../invoices/create';

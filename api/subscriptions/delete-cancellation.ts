@@ -1,7 +1,7 @@
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { deleteCancellationUpdate } from '../../workflows/subscription-messages';
-import { validateDeleteCancellation } from '../../domain/subscription-state';
+import { validateDeleteCancellation } from '../../domain/subscriptions/cancellation';
 import { changeThroughWorkflow } from './change';
 import { deleteCancellationRequest, subscriptionObject } from './schemas';
 

@@ -2,7 +2,8 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { samePeriod, type BillingPeriod } from '../../domain/billing-periods';
 import type { CollectionMethod } from '../../domain/collection-methods';
-import type { LineTax, NewLine, PriceChange } from '../../domain/subscription-state';
+import type { LineTax } from '../../domain/subscriptions/state';
+import type { NewLine, PriceChange } from '../../domain/subscriptions/update';
 import type { LineTaxRequest } from '../invoices/schemas';
 import type { Transaction } from '../trpc';
 

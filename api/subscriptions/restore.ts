@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { ApiError } from '../../domain/errors';
-import { restore } from '../../domain/subscription-state';
+import { restore } from '../../domain/subscriptions/restore';
 import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { Database } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
-import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscription-state';
+import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscriptions/lines';
 import { MAX_RETRIES } from '../../activities/invoice-collection';
 import type { Prisma } from '../../generated/prisma/client';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';

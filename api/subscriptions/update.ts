@@ -1,5 +1,5 @@
 import { requireTransition } from '../../domain/subscription-status';
-import type { SubscriptionChanges } from '../../domain/subscription-state';
+import type { SubscriptionChanges } from '../../domain/subscriptions/update';
 import { updateSubscriptionUpdate } from '../../workflows/subscription-messages';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { resolveDiscounts } from '../invoices/repository';
