@@ -3,7 +3,7 @@ import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { AuthorizedContext } from '../trpc';
 import { stateOfRow, visibleSubscription, type SubscriptionObject } from './repository';
-import { refusalError, updateSubscription } from './workflow-client';
+import { refusalError, updateSubscription } from '../../services/subscriptions/workflow-client';
 
 /**
  * The path of every change: the subscription must be visible (404); `precheck` refuses from the

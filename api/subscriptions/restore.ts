@@ -5,7 +5,7 @@ import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { Database } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
 import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from './repository';
-import { refusalError, startSubscriptionWorkflow } from './workflow-client';
+import { refusalError, startSubscriptionWorkflow } from '../../services/subscriptions/workflow-client';
 
 export interface RestoreInput {
   accountId: string;

@@ -5,7 +5,7 @@ import { withIdempotency } from '../idempotency/with-idempotency';
 import { resolveDiscounts } from '../invoices/repository';
 import { authorizedProcedure, operation, type AuthorizedContext } from '../trpc';
 import { changeThroughWorkflow } from './change';
-import { lineTax, newLines, priceTaxCategories, requireTaxCountry, resolvePrices, subscriptionInstrument } from './references';
+import { lineTax, newLines, priceTaxCategories, requireTaxCountry, resolvePrices, subscriptionInstrument } from '../../services/subscriptions/references';
 import { visibleSubscription } from './repository';
 import { subscriptionObject, updateSubscriptionRequest, type UpdateSubscriptionRequest } from './schemas';
 
