@@ -1,6 +1,6 @@
 import { samePeriod, type BillingPeriod } from '../billing-periods';
 import { SubscriptionRefused } from '../subscription-status';
-import type { BillingType } from './state';
+import type { BillingType } from '../billing-types';
 
 /** Subscription line items at most (docs/subscriptions.md, "Limits"). */
 export const MAX_SUBSCRIPTION_LINE_ITEMS = 20;

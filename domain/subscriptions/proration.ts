@@ -1,5 +1,6 @@
 import { prorate } from '../billing-periods';
 import { lineTax } from '../invoice-amounts';
+import { divideHalfUp } from '../rounding';
 import type { PlannedInvoice } from './billing';
 import { day, type Line, type LineTax, type SubscriptionState } from './state';
 
@@ -87,7 +88,7 @@ export function creditToRefund(credit: Proration, invoice: { subtotal: number; d
   const kept = BigInt(Math.max(0, invoice.subtotal - invoice.discount));
   const parts = credit.parts ?? [{ amount: credit.amount, tax: null }];
   return parts.reduce((sum, part) => {
-    const discounted = Number((2n * BigInt(part.amount) * kept + subtotal) / (2n * subtotal));
+    const discounted = Number(divideHalfUp(BigInt(part.amount) * kept, subtotal));
     return sum + discounted + (part.tax?.mode === 'EXCLUSIVE' ? lineTax(discounted, part.tax) : 0);
   }, 0);
 }

@@ -1,7 +1,9 @@
 import type { BillingPeriod } from '../billing-periods';
+import type { BillingType } from '../billing-types';
 import type { CollectionMethod } from '../collection-methods';
 import { formatDateTime } from '../datetime';
 import type { EventName } from '../event-catalogue';
+import type { TaxMode } from '../invoice-amounts';
 import type { CancellationMode, CancellationReason, SubscriptionStatus } from '../subscription-status';
 
 /**
@@ -11,14 +13,14 @@ import type { CancellationMode, CancellationReason, SubscriptionStatus } from '.
  * out by an activity (api/subscriptions/repository.ts).
  */
 
-export type BillingType = 'RECURRING' | 'ONE_TIME';
 export type TrialType = 'FREE' | 'PAID';
-export type ExhaustionAction = 'CANCEL' | 'REMAIN_UNPAID';
+export const EXHAUSTION_ACTIONS = ['CANCEL', 'REMAIN_UNPAID'] as const;
+export type ExhaustionAction = (typeof EXHAUSTION_ACTIONS)[number];
 
 /** What the merchant says of a line's tax, as on invoice lines (docs/invoices.md): there is no tax engine. */
 export interface LineTax {
   categoryId: string | null;
-  mode: 'EXCLUSIVE' | 'INCLUSIVE';
+  mode: TaxMode;
   /** Percent, at most four decimals. */
   rate: number;
 }

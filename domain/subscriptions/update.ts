@@ -1,9 +1,10 @@
 import type { BillingPeriod } from '../billing-periods';
+import type { BillingType } from '../billing-types';
 import { formatDateTime } from '../datetime';
 import { requireTransition, SubscriptionRefused } from '../subscription-status';
 import { requireLineCount, requireOneBillingPeriod } from './lines';
 import { prorateLineChanges, type Proration } from './proration';
-import { touch, type BillingType, type Discount, type Line, type LineTax, type Step, type SubscriptionState } from './state';
+import { touch, type Discount, type Line, type LineTax, type Step, type SubscriptionState } from './state';
 
 /** A line the API resolved from a product price. */
 export interface NewLine {
