@@ -3,9 +3,9 @@ import { ApiError } from '../../domain/errors';
 import { restore } from '../../domain/subscriptions/restore';
 import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { Database } from '../../prisma/client';
-import { resolveDiscounts } from '../invoices/repository';
-import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from './repository';
-import { refusalError, startSubscriptionWorkflow } from '../../services/subscriptions/workflow-client';
+import { resolveDiscounts } from '../../api/invoices/repository';
+import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../../api/subscriptions/repository';
+import { refusalError, startSubscriptionWorkflow } from './workflow-client';
 
 export interface RestoreInput {
   accountId: string;
