@@ -1,9 +1,8 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
-import { SubscriptionRefused } from '../../domain/subscription-status';
 import { stateOfRow } from '../../api/subscriptions/repository';
 import type { SubscriptionRow } from '../../api/subscriptions/schemas';
-import { refusalError, updateSubscription } from './workflow-client';
+import { refusedAsApiError, updateSubscription } from './workflow-client';
 
 /**
  * The path of every change of a subscription the caller may see (`row`): `precheck` refuses from
@@ -18,11 +17,6 @@ export async function changeThroughWorkflow<Result>(
   send: (handle: WorkflowHandle, options: { updateId?: string }) => Promise<Result>,
   idempotency: { name: string; apiKeyId: string; key: string } | undefined,
 ): Promise<Result> {
-  try {
-    precheck(stateOfRow(row));
-  } catch (error) {
-    if (error instanceof SubscriptionRefused) throw refusalError(error);
-    throw error;
-  }
+  refusedAsApiError(() => precheck(stateOfRow(row)));
   return updateSubscription(deps.temporal, row.id, send, idempotency);
 }

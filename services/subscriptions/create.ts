@@ -1,13 +1,12 @@
 import type { Client } from '@temporalio/client';
 import { newId } from '../../domain/ids';
 import { initialState, newSubscriptionPeriod, scheduleOf } from '../../domain/subscriptions/initial-state';
-import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { Prisma } from '../../prisma/client';
 import { resolveDiscounts } from '../../api/invoices/repository';
 import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from '../../api/subscriptions/repository';
 import type { CreateSubscriptionRequest, SubscriptionRow } from '../../api/subscriptions/schemas';
 import { newLines, requireTaxCountry, resolvePrices, subscriptionCollection } from './references';
-import { refusalError, startSubscriptionWorkflow } from './workflow-client';
+import { refusedAsApiError, startSubscriptionWorkflow } from './workflow-client';
 
 export interface CreateSubscriptionDeps {
   /** The transaction the row, its events and the workflow start share. */
@@ -87,13 +86,4 @@ export async function createSubscription(
   await recordSubscriptionEvents(db, row, events, new Date(now));
   await startSubscriptionWorkflow(temporal, state.id);
   return row;
-}
-
-function refusedAsApiError<T>(rule: () => T): T {
-  try {
-    return rule();
-  } catch (error) {
-    if (error instanceof SubscriptionRefused) throw refusalError(error);
-    throw error;
-  }
 }

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../../domain/errors';
-import type { SubscriptionRefused } from '../../domain/subscription-status';
+import { SubscriptionRefused } from '../../domain/subscription-status';
 import { subscriptionWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { subscriptionWorkflow } from '../../workflows/subscription';
 import { subscriptionInvoiceSettledSignal } from '../../workflows/subscription-messages';
@@ -33,8 +33,14 @@ export async function startSubscriptionWorkflow(temporal: Client, subscriptionId
   }
 }
 
-export function refusalError(refusal: SubscriptionRefused): ApiError {
-  return new ApiError(refusal.code, refusal.message, refusal.context);
+/** Runs a domain rule outside the workflow: its refusal becomes the ApiError the workflow's would. */
+export function refusedAsApiError<T>(rule: () => T): T {
+  try {
+    return rule();
+  } catch (error) {
+    if (error instanceof SubscriptionRefused) throw new ApiError(error.code, error.message, error.context);
+    throw error;
+  }
 }
 
 /**
