@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
-import { hasAtMostFourDecimals, type AmountDetails } from '../../domain/invoice-amounts';
+import { hasAtMostFourDecimals, TAX_MODES, type AmountDetails, type TaxMode } from '../../domain/invoice-amounts';
 import { INVOICE_STATUSES } from '../../domain/invoice-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
 import type { Prisma } from '../../generated/prisma/client';
@@ -21,10 +21,9 @@ export const MAX_DISCOUNTS = 10;
 export const MAX_INVOICE_AMOUNT = 2_147_483_647;
 
 export const BILLING_REASONS = ['MANUAL', 'SUBSCRIPTION_CREATE', 'SUBSCRIPTION_CYCLE'] as const;
-export const TAX_MODES = ['EXCLUSIVE', 'INCLUSIVE'] as const;
+export { TAX_MODES, type TaxMode };
 
 export type BillingReason = (typeof BILLING_REASONS)[number];
-export type TaxMode = (typeof TAX_MODES)[number];
 
 export const invoiceId = prefixedId('invoice');
 export const invoiceStatus = z.enum(INVOICE_STATUSES);

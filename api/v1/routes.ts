@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import type { Database } from '../../prisma/client';
 import type { RateLimiter } from '../rate-limit/token-bucket';
-import { restoreSubscription } from '../subscriptions/restore';
+import { restoreSubscription } from '../../services/subscriptions/restore';
 import { authenticateV1 } from './authenticate';
 import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Response } from './envelope';
 import { parseJsonBody, parseRestoreRequest } from './schemas';
