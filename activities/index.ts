@@ -1,5 +1,4 @@
 import type { Database } from '../prisma/client';
-import { createApiKeySecretActivities } from './api-key-secrets';
 import { createChargeActivities } from './charge';
 import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createInvoiceCollectionActivities } from './invoice-collection';
@@ -7,11 +6,11 @@ import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
 import { createPaymentSweepActivities } from './payment-sweep';
 import { createReportExportActivities } from './report-export';
+import { createSecretRotationActivities } from './secret-rotation';
 import { createSettlementActivities } from './settlements';
 import { createSubscriptionActivities } from './subscription';
 import { createV1RestoreRequestActivities } from './v1-restore-requests';
 import { createWebhookDeliveryActivities } from './webhook-delivery';
-import { createWebhookKeyRotationActivities } from './webhook-key-rotation';
 
 export interface ActivityDependencies {
   db: Database;
@@ -20,7 +19,7 @@ export interface ActivityDependencies {
 /** Every activity, built from its dependencies so tests hand in the real database. */
 export function createActivities(deps: ActivityDependencies) {
   return {
-    ...createApiKeySecretActivities(deps),
+    ...createSecretRotationActivities(deps),
     ...createIdempotencyRecordActivities(deps),
     ...createPaymentInstrumentActivities(deps),
     ...createChargeActivities(deps),
@@ -31,7 +30,6 @@ export function createActivities(deps: ActivityDependencies) {
     ...createSettlementActivities(deps),
     ...createMonthlyStatementActivities(deps),
     ...createWebhookDeliveryActivities(deps),
-    ...createWebhookKeyRotationActivities(deps),
     ...createV1RestoreRequestActivities(deps),
   };
 }

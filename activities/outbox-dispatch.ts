@@ -1,21 +1,17 @@
 import type { Client } from '@temporalio/client';
 import { Runtime } from '@temporalio/worker';
-import { startWebhookDelivery } from '../api/webhooks/delivery-workflow';
-import { newId } from '../domain/ids';
-import { webhookDeliveryWorkflowId } from '../domain/workflow-ids';
 import type { Database } from '../prisma/client';
+import { fanOutEvents } from '../services/webhooks/fan-out';
 
 /** Events claimed per transaction; each becomes one workflow start per subscribed endpoint. */
 export const DISPATCH_BATCH_SIZE = 200;
 /** How long an idle dispatcher waits before looking again; OUTBOX_POLL_INTERVAL_MS overrides it. */
 export const DEFAULT_POLL_INTERVAL_MS = 100;
-/** Workflow starts in flight at once within a batch. */
-const START_CONCURRENCY = 32;
 
 export interface OutboxDispatchDependencies {
   db: Database;
   temporal: Client;
-  /** The client is on the worker's own NativeConnection (api/webhooks/delivery-workflow.ts). */
+  /** The client is on the worker's own NativeConnection (services/workflows/webhook-delivery.ts). */
   eagerStart?: boolean;
 }
 
@@ -33,15 +29,13 @@ interface ClaimedEvent {
  *
  * 1. claims up to `batchSize` undispatched events with FOR UPDATE SKIP LOCKED, so dispatchers
  *    of several workers share the work and never take the same event;
- * 2. for every ACTIVE endpoint of the event's account subscribed to its type (and to its channel,
- *    or to all), starts the delivery workflow `<event>/delivery/<endpoint>`;
- * 3. records the deliveries and marks the events dispatched, then commits.
+ * 2. fans each out to the endpoints subscribed to it (services/webhooks/fan-out.ts): starts their
+ *    delivery workflows and records the deliveries;
+ * 3. marks the events dispatched, then commits.
  *
- * The workflows start before the commit: a crash after it cannot leave a dispatched event with
- * nobody delivering it, and a crash before it leaves the events undispatched for the next run,
- * whose starts of the same ids are refused as duplicates. `shouldStop` is asked once the claim
- * is held: a stopping worker commits nothing and leaves the events to the next dispatcher.
- * Returns how many events it claimed.
+ * A crash before the commit leaves the events undispatched for the next run. `shouldStop` is
+ * asked once the claim is held: a stopping worker commits nothing and leaves the events to the
+ * next dispatcher. Returns how many events it claimed.
  */
 export async function dispatchOutboxBatch(
   deps: OutboxDispatchDependencies,
@@ -55,64 +49,18 @@ export async function dispatchOutboxBatch(
         WHERE dispatched_at IS NULL ORDER BY id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
       if (events.length === 0 || options.shouldStop?.()) return 0;
 
-      const accountIds = [...new Set(events.map((e) => e.account_id))];
-      const endpoints = await tx.webhookEndpoint.findMany({
-        where: { accountId: { in: accountIds }, status: 'ACTIVE', deletedAt: null },
-        select: { id: true, accountId: true, channelId: true, eventTypes: true },
-      });
-      const eventIds = events.map((e) => e.id);
-      const known = await tx.webhookDelivery.findMany({ where: { eventId: { in: eventIds } }, select: { eventId: true, endpointId: true } });
-      const delivered = new Set(known.map((d) => `${d.eventId} ${d.endpointId}`));
-
-      const deliveries = events.flatMap((event) =>
-        endpoints
-          .filter(
-            (endpoint) =>
-              endpoint.accountId === event.account_id &&
-              endpoint.eventTypes.includes(event.event_type) &&
-              (endpoint.channelId === null || endpoint.channelId === event.channel_id) &&
-              !delivered.has(`${event.id} ${endpoint.id}`),
-          )
-          .map((endpoint) => ({ event, endpointId: endpoint.id })),
-      );
-
-      await forEachLimited(deliveries, START_CONCURRENCY, ({ event, endpointId }) =>
-        startWebhookDelivery(deps.temporal, webhookDeliveryWorkflowId(event.id, endpointId), {
-          eventId: event.id,
-          endpointId,
-          firstAttempt: 1,
-          claim: event.occurred_at.toISOString(),
-        }, { eager: deps.eagerStart }),
-      );
       const now = new Date();
-      await tx.webhookDelivery.createMany({
-        data: deliveries.map(({ event, endpointId }) => ({
-          id: newId('webhookDelivery'),
-          accountId: event.account_id,
-          endpointId,
-          eventId: event.id,
-          eventType: event.event_type,
-          status: 'PENDING',
-          nextAttemptAt: event.occurred_at,
-          createdAt: now,
-          updatedAt: now,
-        })),
-        skipDuplicates: true,
-      });
-      await tx.outboxEvent.updateMany({ where: { id: { in: eventIds } }, data: { dispatchedAt: now } });
+      await fanOutEvents(
+        { tx, temporal: deps.temporal, eagerStart: deps.eagerStart },
+        events.map((e) => ({ id: e.id, accountId: e.account_id, channelId: e.channel_id, eventType: e.event_type, occurredAt: e.occurred_at })),
+        now,
+      );
+      await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
       return events.length;
     },
     // Up to a few hundred workflow starts happen inside: far beyond Prisma's 5 s default.
     { timeout: 120_000, maxWait: 10_000 },
   );
-}
-
-async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(lanes);
 }
 
 export interface OutboxDispatcher {

@@ -1,6 +1,5 @@
 import type { ActivityDependencies } from '.';
-import { paymentInstrumentSelect, serializePaymentInstrument } from '../api/payment-instruments/schemas';
-import { recordEvent } from '../prisma/outbox';
+import { expirePaymentInstrument } from '../services/payment-instruments/expire';
 
 export interface ExpirePaymentInstrumentInput {
   paymentInstrumentId: string;
@@ -10,29 +9,8 @@ export interface ExpirePaymentInstrumentInput {
 
 export function createPaymentInstrumentActivities({ db }: ActivityDependencies) {
   return {
-    /**
-     * ACTIVE → EXPIRED with its PaymentInstrumentExpired event, in one transaction. Anything
-     * else is left alone: a revoked instrument, a retry after the first attempt committed, or
-     * an instrument whose tokenize rolled back after starting the workflow (no row at all).
-     */
     async expirePaymentInstrument({ paymentInstrumentId, expiresAt }: ExpirePaymentInstrumentInput): Promise<{ expired: boolean }> {
-      return db.$transaction(async (tx) => {
-        const expiredAt = new Date(expiresAt);
-        const { count } = await tx.paymentInstrument.updateMany({
-          where: { id: paymentInstrumentId, status: 'ACTIVE' },
-          data: { status: 'EXPIRED', expiredAt, updatedAt: new Date() },
-        });
-        if (count === 0) return { expired: false };
-        const row = await tx.paymentInstrument.findUniqueOrThrow({ where: { id: paymentInstrumentId }, select: paymentInstrumentSelect });
-        await recordEvent(tx, {
-          accountId: row.accountId,
-          channelId: row.channelId,
-          name: 'PaymentInstrumentExpired',
-          data: { payment_instrument: serializePaymentInstrument(row) },
-          occurredAt: expiredAt,
-        });
-        return { expired: true };
-      });
+      return { expired: await expirePaymentInstrument({ db }, paymentInstrumentId, new Date(expiresAt)) };
     },
   };
 }

@@ -9,7 +9,9 @@ import { serializeSubscription, subscriptionSelect, type SubscriptionObject } fr
 import type { EventName } from '../domain/event-catalogue';
 import { ID_PREFIXES } from '../domain/ids';
 import { INVOICE_TRANSITIONS } from '../domain/invoice-status';
-import { creditToRefund, invoiceTerms, type PlannedInvoice, type Proration, type SubscriptionState } from '../domain/subscription-state';
+import { invoiceTerms, type PlannedInvoice } from '../domain/subscriptions/billing';
+import { creditToRefund, type Proration } from '../domain/subscriptions/proration';
+import { type SubscriptionState } from '../domain/subscriptions/state';
 import { ApplicationFailure } from '@temporalio/common';
 import { failureOf } from './refusals';
 

@@ -1,5 +1,5 @@
 import { heartbeat } from '@temporalio/activity';
-import { V1_REPLAY_WINDOW_MS } from '../api/v1/seen-requests';
+import { V1_REPLAY_WINDOW_MS } from '../services/v1/seen-requests';
 import type { Database } from '../prisma/client';
 
 const BATCH = 5_000;

@@ -1,15 +1,15 @@
 import type { ActivityDependencies } from '.';
-import { cancelPendingDeliveries } from '../api/webhooks/repository';
-import { loopbackAllowed } from '../api/webhooks/loopback-opt-in';
-import { isSuccessStatus } from '../api/webhooks/schemas';
-import { secretsKey } from '../api/secrets/secrets-key';
 import { formatDateTime } from '../domain/datetime';
 import { newId } from '../domain/ids';
 import type { EventEnvelope } from '../domain/outbox-event';
 import { openSecret } from '../domain/secret-box';
+import { isSuccessStatus } from '../domain/webhook-delivery-failure';
 import { computeSignature, webhookSecretPurpose } from '../domain/webhook-signature';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, ENDPOINT_DISABLE_AFTER_MS } from '../domain/webhook-retry-schedule';
 import type { Database, Prisma } from '../prisma/client';
+import { secretsKey } from '../services/secrets/secrets-key';
+import { cancelPendingDeliveries } from '../services/webhooks/endpoints';
+import { loopbackAllowed } from '../services/webhooks/loopback-opt-in';
 import { post, type Answer } from './webhook-post';
 
 export interface AttemptDeliveryInput {

@@ -3,7 +3,7 @@ import { createDatabase } from '../prisma/client';
 import { apiConfigFromEnv } from './config';
 import { urlSigningKey } from './files/config';
 import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
-import { secretsKey } from './secrets/secrets-key';
+import { secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from './http/server';
 
 /** Runs the HTTP API on its own: `DATABASE_URL`, `TEMPORAL_ADDRESS`, `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */

@@ -1,3 +1,5 @@
+import { divideHalfUp } from './rounding';
+
 /**
  * Billing-cycle arithmetic, pure and in UTC (docs/subscriptions.md, "Billing cycles").
  *
@@ -76,7 +78,7 @@ export function prorate(amount: number, partMs: number, wholeMs: number): number
   const part = BigInt(Math.max(0, Math.floor(partMs / 1000)));
   const whole = BigInt(Math.floor(wholeMs / 1000));
   if (whole === 0n || part >= whole) return amount;
-  return Number((2n * BigInt(amount) * part + whole) / (2n * whole));
+  return Number(divideHalfUp(BigInt(amount) * part, whole));
 }
 
 export function isBillingPeriod(value: unknown): value is BillingPeriod {

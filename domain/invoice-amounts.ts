@@ -1,3 +1,5 @@
+import { divideHalfUp } from './rounding';
+
 /**
  * Invoice arithmetic, pure and in integers only (docs/invoices.md, "Amounts and rounding").
  *
@@ -26,7 +28,9 @@ export const MAX_INVOICE_AMOUNT = 2_147_483_647;
 export const RATE_SCALE = 10_000n;
 const HUNDRED_SCALED = 100n * RATE_SCALE;
 
-export type TaxMode = 'EXCLUSIVE' | 'INCLUSIVE';
+/** EXCLUSIVE: tax added on top of the amount. INCLUSIVE: already inside it. */
+export const TAX_MODES = ['EXCLUSIVE', 'INCLUSIVE'] as const;
+export type TaxMode = (typeof TAX_MODES)[number];
 export type DiscountType = 'PERCENTAGE' | 'AMOUNT';
 
 /** A decimal with at most four places, as a number (7.5) or a string ("7.5", as Prisma's Decimal prints). */
@@ -83,11 +87,6 @@ export function hasAtMostFourDecimals(value: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** numerator / denominator rounded half up, for non-negative operands. */
-function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
-  return (2n * numerator + denominator) / (2n * denominator);
 }
 
 /** The invoice-level discount on `base` minor units, discounts stacked as in rule 2. */

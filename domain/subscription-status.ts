@@ -1,7 +1,7 @@
 /**
  * The subscription state machine (docs/subscriptions.md, "Statuses"): the eight statuses of
  * section 2.4 and every move between them, with who makes it and the event it emits. The
- * workflow's pure steps (domain/subscription-state.ts) and the restore operation ask this
+ * workflow's pure steps (domain/subscriptions/) and the restore operation ask this
  * table, so a rule is written once.
  */
 export const SUBSCRIPTION_STATUSES = ['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION', 'UNPAID', 'CANCELLED', 'EXPIRED'] as const;

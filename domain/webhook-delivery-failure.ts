@@ -20,6 +20,11 @@ export const DELIVERY_FAILURES = {
 
 export type DeliveryFailure = (typeof DELIVERY_FAILURES)[keyof typeof DELIVERY_FAILURES] | `HTTP_${number}`;
 
+/** A 2xx answer: the receiver has the event. */
+export function isSuccessStatus(status: number | null): boolean {
+  return status !== null && status >= 200 && status < 300;
+}
+
 /** A non-2xx answer. */
 export function httpFailure(status: number): DeliveryFailure {
   return `HTTP_${status}`;

@@ -5,7 +5,7 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import { apiConfigFromEnv } from '../api/config';
 import { ensureUrlSigningKey } from '../api/files/config';
 import { sealClearFingerprintKeys } from '../api/secrets/card-fingerprint-key';
-import { ensureSecretsKey, secretsKey } from '../api/secrets/secrets-key';
+import { ensureSecretsKey, secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from '../worker/create-worker';

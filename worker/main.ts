@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { secretsKey } from '../api/secrets/secrets-key';
+import { secretsKey } from '../services/secrets/secrets-key';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from './create-worker';
 import { ensureMaintenanceWorkflows } from './maintenance';

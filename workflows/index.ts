@@ -1,4 +1,4 @@
-export { apiKeyRotationWorkflow } from './api-key-rotation';
+export { apiKeyRotationWorkflow, webhookKeyRotationWorkflow } from './secret-rotation';
 export { paymentInstrumentExpiryWorkflow } from './payment-instrument-expiry';
 export { idempotencyPurgeWorkflow } from './idempotency-purge';
 export { invoiceCollectionWorkflow } from './invoice-collection';
@@ -8,4 +8,3 @@ export { reportExportWorkflow } from './report-export';
 export { settlementWorkflow } from './settlement';
 export { monthlyStatementWorkflow } from './monthly-statement';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
-export { webhookKeyRotationWorkflow } from './webhook-key-rotation';

@@ -1,6 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { SubscriptionObject } from '../api/subscriptions/schemas';
-import type { CancelRequest, SubscriptionChanges, SubscriptionState } from '../domain/subscription-state';
+import type { CancelRequest } from '../domain/subscriptions/cancellation';
+import type { SubscriptionState } from '../domain/subscriptions/state';
+import type { SubscriptionChanges } from '../domain/subscriptions/update';
 
 /**
  * What the API and the invoice collection say to a subscription workflow. Kept apart from the

@@ -13,29 +13,16 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SubscriptionObject } from '../api/subscriptions/schemas';
-import {
-  billCycle,
-  cancel,
-  cancelNow,
-  cancelScheduled,
-  deleteCancellation,
-  dunningStarted,
-  expire,
-  nextDue,
-  paymentSettled,
-  prorationInvoice,
-  reactivate,
-  startTrial,
-  update,
-  validateCancel,
-  validateDeleteCancellation,
-  validateUpdate,
-  type InvoiceKind,
-  type PlannedInvoice,
-  type Proration,
-  type Step,
-  type SubscriptionState,
-} from '../domain/subscription-state';
+import { billCycle, type InvoiceKind, type PlannedInvoice } from '../domain/subscriptions/billing';
+import { cancel, cancelNow, cancelScheduled, deleteCancellation, validateCancel, validateDeleteCancellation } from '../domain/subscriptions/cancellation';
+import { expire } from '../domain/subscriptions/expiry';
+import { dunningStarted, paymentSettled } from '../domain/subscriptions/payment-outcome';
+import { prorationInvoice, type Proration } from '../domain/subscriptions/proration';
+import { reactivate } from '../domain/subscriptions/restore';
+import { nextDue } from '../domain/subscriptions/schedule';
+import { type Step, type SubscriptionState } from '../domain/subscriptions/state';
+import { startTrial } from '../domain/subscriptions/trial';
+import { update, validateUpdate } from '../domain/subscriptions/update';
 import { canApply, isTerminal, SubscriptionRefused } from '../domain/subscription-status';
 import { invoiceCollectionWorkflowId } from '../domain/workflow-ids';
 import { invoiceCollectionWorkflow } from './invoice-collection';

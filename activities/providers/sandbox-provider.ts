@@ -1,3 +1,4 @@
+import { divideHalfUp } from '../../domain/rounding';
 import type { SandboxScenario } from '../../domain/cards';
 import { newId } from '../../domain/ids';
 import type { Database } from '../../prisma/client';
@@ -36,7 +37,7 @@ const DECLINES = {
  * through floating point, even where a double would happen to be exact.
  */
 export function feeFor(amount: number, fee: FeeSchedule): number {
-  const percentage = (BigInt(amount) * BigInt(fee.basisPoints) + 5_000n) / 10_000n;
+  const percentage = divideHalfUp(BigInt(amount) * BigInt(fee.basisPoints), 10_000n);
   return Number(percentage) + fee.fixed;
 }
 

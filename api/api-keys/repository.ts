@@ -64,45 +64,7 @@ export async function lockApiKey(tx: Db, accountId: string, id: string) {
   return findApiKey(tx, accountId, id);
 }
 
-export interface Rotation {
-  apiKeyId: string;
-  rotationPeriodSeconds: number;
-  now: Date;
-}
-
-/**
- * Issues a new current secret. The secret that was current stays valid for the rotation
- * period (or is revoked at once for a period of 0). A secret still inside the overlap of an
- * earlier rotation is revoked now: at most two secrets are ever valid, and rotating again is
- * how a leaked secret is cut off early. The caller holds the key's row lock (lockApiKey).
- */
-export async function rotateSecret(tx: Db, rotation: Rotation) {
-  const rotateAt = new Date(rotation.now.getTime() + rotation.rotationPeriodSeconds * 1000);
-  const row = await tx.apiKey.update({
-    where: { id: rotation.apiKeyId },
-    data: { rotateAt, updatedAt: rotation.now },
-    select: apiKeySelect,
-  });
-
-  await tx.apiKeySecret.updateMany({
-    where: { apiKeyId: rotation.apiKeyId, revokedAt: null, expiresAt: { not: null } },
-    data: { revokedAt: rotation.now },
-  });
-  const current = await tx.apiKeySecret.findFirst({
-    where: { apiKeyId: rotation.apiKeyId, revokedAt: null, expiresAt: null },
-    select: { id: true },
-  });
-  if (current) {
-    await tx.apiKeySecret.update({
-      where: { id: current.id },
-      data: rotation.rotationPeriodSeconds === 0 ? { revokedAt: rotation.now } : { expiresAt: rotateAt },
-    });
-  }
-  const issued = issueSecret();
-  const issuedRecordId = newId('apiKeySecretRecord');
-  await tx.apiKeySecret.create({
-    data: { id: issuedRecordId, apiKeyId: rotation.apiKeyId, lookup: issued.lookup, hash: issued.hash, createdAt: rotation.now },
-  });
-  const overlap = current && rotation.rotationPeriodSeconds > 0 ? { demotedSecretRecordId: current.id, expiresAt: rotateAt } : undefined;
-  return { row, secret: issued.secret, issuedRecordId, overlap };
+/** The key as a rotation leaves it: `rotateAt` is when its previous secret stops working. */
+export function recordRotation(tx: Db, apiKeyId: string, rotateAt: Date, now: Date) {
+  return tx.apiKey.update({ where: { id: apiKeyId }, data: { rotateAt, updatedAt: now }, select: apiKeySelect });
 }

@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors';
-import { apiKeyRotationWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
-import type { apiKeyRotationWorkflow } from '../../workflows/api-key-rotation';
+import { MAX_ROTATION_PERIOD_SECONDS } from '../../domain/secret-rotation';
+import { rotateSecret } from '../../services/secrets/rotation';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { requireWithinCallerPermissions } from './permission-ceiling';
-import { lockApiKey, rotateSecret } from './repository';
+import { lockApiKey, recordRotation } from './repository';
 import { apiKeyId, apiKeyObject, serializeApiKey } from './schemas';
-
-/** Thirty days: long enough to roll a secret through any deployment, short enough to matter. */
-export const MAX_ROTATION_PERIOD_SECONDS = 30 * 24 * 60 * 60;
 
 export const rotateApiKeyRequest = z.strictObject({
   id: apiKeyId,
@@ -46,25 +43,13 @@ export const rotateApiKey = authorizedProcedure
           target.permissions,
           'An API key cannot rotate a key holding permissions it does not hold itself: the new secret would hand them over.',
         );
-        const rotated = await rotateSecret(tx, { apiKeyId: input.id, rotationPeriodSeconds: input.rotation_period, now: ctx.now() });
-        if (rotated.overlap) {
-          // Started before the commit: if we started after it, a crash in between would lose
-          // the timer. If the commit fails instead, the workflow finds the secret without the
-          // expiry it carries and does nothing.
-          await ctx.temporal.workflow.start<typeof apiKeyRotationWorkflow>('apiKeyRotationWorkflow', {
-            taskQueue: TASK_QUEUE,
-            workflowId: apiKeyRotationWorkflowId(input.id, rotated.issuedRecordId),
-            args: [
-              {
-                apiKeyId: input.id,
-                demotedSecretRecordId: rotated.overlap.demotedSecretRecordId,
-                expiresAt: rotated.overlap.expiresAt.toISOString(),
-                rotationPeriodSeconds: input.rotation_period,
-              },
-            ],
-          });
-        }
-        return { ...serializeApiKey(rotated.row), rotate_secret: rotated.secret };
+        const now = ctx.now();
+        const rotated = await rotateSecret(
+          { tx, temporal: ctx.temporal },
+          { kind: 'apiKey', ownerId: input.id, rotationPeriodSeconds: input.rotation_period, now },
+        );
+        const row = await recordRotation(tx, input.id, rotated.expiresAt, now);
+        return { ...serializeApiKey(row), rotate_secret: rotated.secret };
       }),
     );
     // A period of 0 or a second rotation revoked a secret: this process stops accepting it now.

@@ -36,10 +36,7 @@ export function resolveWriteChannel(principal: Principal, channelId: string | un
   return defaultChannelId;
 }
 
-/** A record in `channelId` is visible to the caller (else it answers 404 as if absent). */
-export function channelVisible(principal: Principal, channelId: string): boolean {
-  return isAccountLevel(principal) || principal.channelIds.includes(channelId);
-}
+export { channelVisible } from '../../domain/channel-scope';
 
 /** The scope a service runs in for this caller and the `channel_id` it named. */
 export function operationScope(principal: Principal, channelId: string | undefined): Scope {

@@ -9,6 +9,4 @@ export interface Principal {
   permissions: ReadonlySet<Permission | string>;
 }
 
-export function isAccountLevel(principal: Principal): boolean {
-  return principal.channelIds.length === 0;
-}
+export { isAccountLevel } from '../../domain/channel-scope';

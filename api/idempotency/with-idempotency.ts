@@ -1,6 +1,6 @@
 import { ApiError } from '../../domain/errors';
 import { openSecret, sealSecret } from '../../domain/secret-box';
-import { secretsKey } from '../secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 import type { Prisma } from '../../generated/prisma/client';
 import { envelopeOf } from '../errors/envelope';
 import type { AuthorizedContext, Transaction } from '../trpc';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasAtMostFourDecimals, MAX_INVOICE_AMOUNT } from '../../domain/invoice-amounts';
+import { hasAtMostFourDecimals, MAX_INVOICE_AMOUNT, TAX_MODES, type TaxMode } from '../../domain/invoice-amounts';
 import { INVOICE_STATUSES } from '../../domain/invoice-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
 import { dateTime, prefixedId } from '../common/schemas';
@@ -17,10 +17,9 @@ export const MAX_DISCOUNTS = 10;
 export { MAX_INVOICE_AMOUNT };
 
 export const BILLING_REASONS = ['MANUAL', 'SUBSCRIPTION_CREATE', 'SUBSCRIPTION_CYCLE'] as const;
-export const TAX_MODES = ['EXCLUSIVE', 'INCLUSIVE'] as const;
+export { TAX_MODES, type TaxMode };
 
 export type BillingReason = (typeof BILLING_REASONS)[number];
-export type TaxMode = (typeof TAX_MODES)[number];
 
 export const invoiceId = prefixedId('invoice');
 export const invoiceStatus = z.enum(INVOICE_STATUSES);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { channelIdField } from '../common/schemas';
 import { authorizedProcedure, operation } from '../trpc';
 import { visibleInstrument } from './repository';
-import { paymentInstrumentId, paymentInstrumentObject, serializePaymentInstrument } from './schemas';
+import { serializePaymentInstrument } from '../../services/payment-instruments/records';
+import { paymentInstrumentId, paymentInstrumentObject } from './schemas';
 
 export const getPaymentInstrumentRequest = z.strictObject({ id: paymentInstrumentId, channel_id: channelIdField });
 

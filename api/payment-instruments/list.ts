@@ -6,7 +6,8 @@ import { visibleCustomer } from '../customers/rules';
 import { customerId } from '../customers/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { cardBrand, paymentInstrumentObject, paymentInstrumentSelect, paymentInstrumentStatus, serializePaymentInstrument } from './schemas';
+import { paymentInstrumentSelect, serializePaymentInstrument } from '../../services/payment-instruments/records';
+import { cardBrand, paymentInstrumentObject, paymentInstrumentStatus } from './schemas';
 
 export const listPaymentInstrumentsRequest = z.strictObject({
   customer_id: customerId,

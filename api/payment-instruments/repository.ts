@@ -4,7 +4,7 @@ import type { CardBrand, SandboxScenario } from '../../domain/cards';
 import type { Prisma } from '../../prisma/client';
 import { resolveChannelScope } from '../auth/channel-scope';
 import type { AuthorizedContext } from '../trpc';
-import { paymentInstrumentSelect } from './schemas';
+import { paymentInstrumentSelect } from '../../services/payment-instruments/records';
 
 type Db = Prisma.TransactionClient;
 

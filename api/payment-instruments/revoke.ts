@@ -5,7 +5,8 @@ import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { revokeInstrument, visibleInstrument } from './repository';
-import { paymentInstrumentId, paymentInstrumentObject, serializePaymentInstrument } from './schemas';
+import { serializePaymentInstrument } from '../../services/payment-instruments/records';
+import { paymentInstrumentId, paymentInstrumentObject } from './schemas';
 
 export const revokePaymentInstrumentRequest = z.strictObject({ id: paymentInstrumentId, channel_id: channelIdField });
 

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { cardDigits, cardFingerprint } from '../../domain/card-fingerprint';
 import { brandOf, endOfExpiryMonth, luhnValid, scenarioOf } from '../../domain/cards';
 import { ApiError } from '../../domain/errors';
-import { paymentInstrumentExpiryWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import { recordEvent } from '../../prisma/outbox';
-import type { paymentInstrumentExpiryWorkflow } from '../../workflows/payment-instrument-expiry';
+import { serializePaymentInstrument } from '../../services/payment-instruments/records';
+import { secretsKey } from '../../services/secrets/secrets-key';
+import { startPaymentInstrumentExpiry } from '../../services/workflows/payment-instrument-expiry';
 import { channelIdField } from '../common/schemas';
 import { customerId } from '../customers/schemas';
 import { visibleCustomer } from '../customers/rules';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { cardFingerprintKey } from '../secrets/card-fingerprint-key';
-import { secretsKey } from '../secrets/secrets-key';
 import { authorizedProcedure, operation } from '../trpc';
 import { insertCard } from './repository';
-import { paymentInstrumentObject, serializePaymentInstrument } from './schemas';
+import { paymentInstrumentObject } from './schemas';
 
 /** Cards are issued for a few years; anything further out is a typo. */
 export const MAX_YEARS_AHEAD = 20;
@@ -94,11 +94,7 @@ export const tokenizePaymentInstrument = authorizedProcedure
         });
         // Started before the commit, as api-keys/rotate does: a crash after the commit cannot
         // lose the timer, and if the commit fails the workflow finds no ACTIVE instrument.
-        await ctx.temporal.workflow.start<typeof paymentInstrumentExpiryWorkflow>('paymentInstrumentExpiryWorkflow', {
-          taskQueue: TASK_QUEUE,
-          workflowId: paymentInstrumentExpiryWorkflowId(row.id),
-          args: [{ paymentInstrumentId: row.id, expiresAt: expiresAt.toISOString() }],
-        });
+        await startPaymentInstrumentExpiry(ctx.temporal, row.id, expiresAt);
         const instrument = serializePaymentInstrument(row);
         await recordEvent(tx, {
           accountId: ctx.principal.accountId,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { BILLING_TYPES } from '../../domain/billing-types';
 import { formatDateTime } from '../../domain/datetime';
 import type { Prisma } from '../../generated/prisma/client';
 import { dateTime } from '../common/schemas';
 
-export const BILLING_TYPES = ['RECURRING', 'ONE_TIME'] as const;
 export const BILLING_PERIOD_UNITS = ['MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR'] as const;
 
 /** Keeps every amount within the 32-bit columns and far from any real price. */

@@ -2,7 +2,7 @@ import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { cancelSubscriptionUpdate } from '../../workflows/subscription-messages';
 import { requireTransition } from '../../domain/subscription-status';
-import { changeThroughWorkflow } from './change';
+import { changeVisibleSubscription } from './change';
 import { cancelSubscriptionRequest, subscriptionObject } from './schemas';
 
 export const cancelSubscription = authorizedProcedure
@@ -17,7 +17,7 @@ export const cancelSubscription = authorizedProcedure
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'subscriptions/cancel', input, (ctx) =>
-      changeThroughWorkflow(ctx, input, 'cancel', (state) => requireTransition('cancel', state.status), (handle, options) =>
+      changeVisibleSubscription(ctx, input, 'cancel', (state) => requireTransition('cancel', state.status), (handle, options) =>
         handle.executeUpdate(cancelSubscriptionUpdate, {
           args: [{ mode: input.mode ?? 'IMMEDIATELY', reason: input.reason ?? 'CANCELLATION_REQUESTED', comment: input.comment ?? null }],
           ...options,

@@ -1,16 +1,12 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { SubscriptionRefused } from '../../domain/subscription-status';
-import type { SubscriptionState } from '../../domain/subscription-state';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
+import { changeThroughWorkflow } from '../../services/subscriptions/change';
 import type { AuthorizedContext } from '../trpc';
-import { stateOfRow, visibleSubscription, type SubscriptionObject } from './repository';
-import { refusalError, updateSubscription } from './workflow-client';
+import { visibleSubscription } from './repository';
+import type { SubscriptionObject } from './schemas';
 
-/**
- * The path of every change: the subscription must be visible (404); `precheck` refuses from the
- * read model what the status cannot take (the workflow's run may have ended), with the same
- * domain rule the workflow's validator runs; then the workflow decides through an Update.
- */
-export async function changeThroughWorkflow(
+/** A change of a subscription the caller may see (404 otherwise), under the request's Idempotency-Key. */
+export async function changeVisibleSubscription(
   ctx: AuthorizedContext,
   input: { id: string; channel_id?: string },
   updateName: string,
@@ -18,12 +14,10 @@ export async function changeThroughWorkflow(
   send: (handle: WorkflowHandle, options: { updateId?: string }) => Promise<SubscriptionObject>,
 ): Promise<SubscriptionObject> {
   const row = await visibleSubscription(ctx.db, ctx, input.id, input.channel_id);
-  try {
-    precheck(stateOfRow(row));
-  } catch (error) {
-    if (error instanceof SubscriptionRefused) throw refusalError(error);
-    throw error;
-  }
-  const idempotency = ctx.idempotencyKey ? { name: updateName, apiKeyId: ctx.principal.apiKeyId, key: ctx.idempotencyKey } : undefined;
-  return updateSubscription(ctx.temporal, row.id, send, idempotency);
+  return changeThroughWorkflow({ temporal: ctx.temporal }, row, precheck, send, updateIdempotency(ctx, updateName));
+}
+
+/** The request's Idempotency-Key, which names the workflow Update so a retried request is one change. */
+export function updateIdempotency(ctx: AuthorizedContext, updateName: string): { name: string; apiKeyId: string; key: string } | undefined {
+  return ctx.idempotencyKey ? { name: updateName, apiKeyId: ctx.principal.apiKeyId, key: ctx.idempotencyKey } : undefined;
 }

@@ -1,8 +1,8 @@
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { deleteCancellationUpdate } from '../../workflows/subscription-messages';
-import { validateDeleteCancellation } from '../../domain/subscription-state';
-import { changeThroughWorkflow } from './change';
+import { validateDeleteCancellation } from '../../domain/subscriptions/cancellation';
+import { changeVisibleSubscription } from './change';
 import { deleteCancellationRequest, subscriptionObject } from './schemas';
 
 export const deleteSubscriptionCancellation = authorizedProcedure
@@ -16,7 +16,7 @@ export const deleteSubscriptionCancellation = authorizedProcedure
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'subscriptions/delete-cancellation', input, (ctx) =>
-      changeThroughWorkflow(ctx, input, 'deleteCancellation', validateDeleteCancellation, (handle, options) => handle.executeUpdate(deleteCancellationUpdate, options)),
+      changeVisibleSubscription(ctx, input, 'deleteCancellation', validateDeleteCancellation, (handle, options) => handle.executeUpdate(deleteCancellationUpdate, options)),
       { holdKey: true },
     ),
   );

@@ -2,19 +2,21 @@ import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
-import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscription-state';
-import { MAX_RETRIES } from '../../services/invoices/collection';
+import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscriptions/lines';
+import { isRetrySchedule, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
+import { TAX_MODES, type TaxMode } from '../../domain/invoice-amounts';
+import { EXHAUSTION_ACTIONS } from '../../domain/subscriptions/state';
+import type { BillingType } from '../../domain/billing-types';
 import type { Prisma } from '../../generated/prisma/client';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { calculationType } from '../coupons/schemas';
-import { discountsRequest, lineTaxRequest, metadata, MAX_QUANTITY, TAX_MODES } from '../invoices/schemas';
+import { discountsRequest, lineTaxRequest, metadata, MAX_QUANTITY } from '../invoices/schemas';
 import { BILLING_PERIOD_UNITS, billingPeriodConfig, billingType, MAX_PRICE_AMOUNT } from '../product-prices/schemas';
 import { catalogueId } from '../products/schemas';
 
 export const subscriptionId = prefixedId('subscription');
 export const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
 export const cancellationReason = z.enum(CANCELLATION_REASONS);
-export const EXHAUSTION_ACTIONS = ['CANCEL', 'REMAIN_UNPAID'] as const;
 /** The longest payment term of an invoice-billed subscription (docs/subscriptions.md, "Collection"). */
 export const MAX_DAYS_UNTIL_DUE = 365;
 
@@ -29,10 +31,9 @@ export const subscriptionLineRequest = z.strictObject({
 export const settingsRequest = z
   .strictObject({
     dunning_retry_schedule_days: z
-      .array(z.number().int().min(1).max(365))
+      .array(z.number())
       .min(1)
-      .max(MAX_RETRIES)
-      .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]!), { message: 'Strictly increasing day offsets.', params: { type: 'INVALID' } })
+      .refine(isRetrySchedule, { message: RETRY_SCHEDULE_RULE, params: { type: 'INVALID' } })
       .optional()
       .meta({ description: 'Days after an invoice’s first failed charge at which dunning retries it. Default: the worker’s schedule (1, 3, 5, 7).' }),
     on_dunning_exhausted: z
@@ -272,7 +273,7 @@ export function serializeSubscription(row: SubscriptionRow): SubscriptionObject 
     currency: row.currency,
     line_items: row.lineItems.map((line) => ({
       id: line.id,
-      billing_type: line.billingType as 'RECURRING' | 'ONE_TIME',
+      billing_type: line.billingType as BillingType,
       currency: line.currency,
       amount: line.amount,
       quantity: line.quantity,
@@ -285,7 +286,7 @@ export function serializeSubscription(row: SubscriptionRow): SubscriptionObject 
       product_id: line.productId,
       product_price_id: line.productPriceId,
       ...(line.taxMode !== null && line.taxRate !== null
-        ? { tax: { ...present('category_id', line.taxCategoryId), mode: line.taxMode as (typeof TAX_MODES)[number], rate: Number(line.taxRate.toString()) } }
+        ? { tax: { ...present('category_id', line.taxCategoryId), mode: line.taxMode as TaxMode, rate: Number(line.taxRate.toString()) } }
         : {}),
       created_at: formatDateTime(line.createdAt),
       updated_at: formatDateTime(line.updatedAt),

@@ -2,7 +2,7 @@ import { ApiError } from '../../domain/errors';
 import { openSecret } from '../../domain/secret-box';
 import { newV1Secret, V1_SECRET_PURPOSE, verifyV1Signature } from '../../domain/v1-signature';
 import type { Database } from '../../prisma/client';
-import { secretsKey } from '../secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 
 /** One message for every way of failing, so an answer never tells which merchant ids exist. */
 const AUTHORIZATION_FAILED = 'Authorization failed: the merchant and signature headers do not match a v1 secret.';

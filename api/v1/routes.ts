@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import type { Database } from '../../prisma/client';
 import type { RateLimiter } from '../rate-limit/token-bucket';
-import { restoreSubscription } from '../subscriptions/restore';
+import { restoreSubscription } from '../../services/subscriptions/restore';
 import { authenticateV1 } from './authenticate';
 import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Response } from './envelope';
 import { parseJsonBody, parseRestoreRequest } from './schemas';
-import { claimV1Request, releaseV1Request, replayedRequestError } from './seen-requests';
+import { claimV1Request, releaseV1Request, replayedRequestError } from '../../services/v1/seen-requests';
 
 /** The bucket name of the v1 operation in RATE_LIMITS (docs/rate-limits.md). */
 export const V1_RESTORE_OPERATION = 'v1:subscription-restore';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { cancelPendingDeliveries, lockVisibleEndpoint } from './repository';
+import { cancelPendingDeliveries, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
 import { endpointId } from './schemas';
 
 export const deleteWebhookRequest = z.strictObject({ id: endpointId });

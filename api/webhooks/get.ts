@@ -1,6 +1,6 @@
 import { byIdRequest } from '../common/schemas';
 import { authorizedProcedure, operation } from '../trpc';
-import { visibleEndpoint } from './repository';
+import { visibleEndpoint } from '../../services/webhooks/endpoints';
 import { serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const getWebhook = authorizedProcedure

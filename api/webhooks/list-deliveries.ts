@@ -5,8 +5,9 @@ import { stringCondition, valueFilter } from '../common/filters';
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { endpointVisible, visibleEndpoint } from './repository';
-import { deliverySelect, DELIVERY_STATUSES, endpointId, eventId, serializeDelivery, webhookDeliveryObject } from './schemas';
+import { deliverySelect } from '../../services/webhooks/deliveries';
+import { endpointVisible, visibleEndpoint } from '../../services/webhooks/endpoints';
+import { DELIVERY_STATUSES, endpointId, eventId, serializeDelivery, webhookDeliveryObject } from './schemas';
 
 export const listWebhookDeliveriesRequest = z
   .strictObject({

@@ -4,7 +4,8 @@ import { dateTimeCondition, dateTimeRangeFilter, stringCondition, valueFilter } 
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { endpointSelect, ENDPOINT_STATUSES, serializeEndpoint, webhookEndpointObject } from './schemas';
+import { endpointSelect } from '../../services/webhooks/endpoints';
+import { ENDPOINT_STATUSES, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const listWebhooksRequest = z.strictObject({
   filters: z

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertUrlFree, cancelPendingDeliveries, lockVisibleEndpoint } from './repository';
-import { description, endpointId, endpointSelect, endpointUrl, eventTypes, serializeEndpoint, webhookEndpointObject } from './schemas';
+import { cancelPendingDeliveries, endpointSelect, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
+import { assertUrlFree } from './repository';
+import { description, endpointId, endpointUrl, eventTypes, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const patchWebhookRequest = z
   .strictObject({

@@ -1,31 +1,10 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { sealSecret } from '../../domain/secret-box';
-import { newWebhookSecret, webhookSecretPurpose } from '../../domain/webhook-signature';
 import type { Prisma } from '../../prisma/client';
-import { isAccountLevel, type Principal } from '../auth/principal';
-import { secretsKey } from '../secrets/secrets-key';
-import { endpointSelect } from './schemas';
+import { insertWebhookSecret } from '../../services/secrets/issued-secrets';
+import { endpointSelect } from '../../services/webhooks/endpoints';
 
 type Db = Prisma.TransactionClient;
-
-/** A channel-bound key sees endpoints of its channels only; an all-channel endpoint is account-level. */
-export function endpointVisible(principal: Principal, channelId: string | null): boolean {
-  return isAccountLevel(principal) || (channelId !== null && principal.channelIds.includes(channelId));
-}
-
-/** The endpoint, or 404 when it is deleted, of another account or outside the caller's channels. */
-export async function visibleEndpoint(db: Db, principal: Principal, id: string) {
-  const row = await db.webhookEndpoint.findFirst({ where: { id, accountId: principal.accountId, deletedAt: null }, select: endpointSelect });
-  if (!row || !endpointVisible(principal, row.channelId)) throw ApiError.notFound('Webhook endpoint', id);
-  return row;
-}
-
-/** As visibleEndpoint, holding the endpoint's row lock until the transaction ends. */
-export async function lockVisibleEndpoint(tx: Db, principal: Principal, id: string) {
-  await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${id} AND account_id = ${principal.accountId} FOR UPDATE`;
-  return visibleEndpoint(tx, principal, id);
-}
 
 /**
  * ENDPOINT_ALREADY_EXISTS: one live endpoint per URL and account. Two concurrent creates of one
@@ -41,16 +20,6 @@ export async function assertUrlFree(tx: Db, accountId: string, url: string, exce
   if (existing) {
     throw new ApiError('ENDPOINT_ALREADY_EXISTS', `A webhook endpoint for ${url} already exists: ${existing.id}.`, { endpoint_id: existing.id });
   }
-}
-
-/** A new secret record, sealed under SECRETS_KEY; the secret string is returned once and kept nowhere in clear. */
-export async function insertSecret(tx: Db, endpointId: string, now: Date): Promise<{ recordId: string; secret: string }> {
-  const secret = newWebhookSecret();
-  const recordId = newId('webhookSecretRecord', now.getTime());
-  await tx.webhookEndpointSecret.create({
-    data: { id: recordId, endpointId, sealed: new Uint8Array(sealSecret(secretsKey(), webhookSecretPurpose(recordId), secret)), createdAt: now },
-  });
-  return { recordId, secret };
 }
 
 export interface NewEndpoint {
@@ -78,54 +47,7 @@ export async function insertEndpoint(tx: Db, endpoint: NewEndpoint) {
       updatedAt: endpoint.now,
     },
   });
-  const { secret } = await insertSecret(tx, id, endpoint.now);
+  const { secret } = await insertWebhookSecret(tx, id, endpoint.now);
   const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: endpointSelect });
   return { row, secret };
-}
-
-/**
- * Stops what is still queued for an endpoint that no longer receives (deleted, deactivated,
- * disabled): its PENDING deliveries become CANCELLED, and each delivery workflow, waking for its
- * next attempt, finds that and ends without sending.
- */
-export function cancelPendingDeliveries(tx: Db, endpointId: string, now: Date) {
-  return tx.webhookDelivery.updateMany({
-    where: { endpointId, status: 'PENDING' },
-    data: { status: 'CANCELLED', nextAttemptAt: null, updatedAt: now },
-  });
-}
-
-export interface Rotation {
-  endpointId: string;
-  rotationPeriodSeconds: number;
-  now: Date;
-}
-
-/**
- * Issues a new secret, as api-keys/rotate does for keys (docs/webhooks.md, "Secrets and
- * rotation"): the secret that was current is kept for the rotation period (revoked at once for
- * 0), and one still in the overlap of an earlier rotation is revoked now, so at most two are
- * ever live. The caller holds the endpoint's row lock.
- */
-export async function rotateSecret(tx: Db, rotation: Rotation) {
-  const expiresAt = new Date(rotation.now.getTime() + rotation.rotationPeriodSeconds * 1000);
-  await tx.webhookEndpointSecret.updateMany({
-    where: { endpointId: rotation.endpointId, revokedAt: null, expiresAt: { not: null } },
-    data: { revokedAt: rotation.now },
-  });
-  const current = await tx.webhookEndpointSecret.findFirst({
-    where: { endpointId: rotation.endpointId, revokedAt: null, expiresAt: null },
-    select: { id: true },
-  });
-  if (current) {
-    await tx.webhookEndpointSecret.update({
-      where: { id: current.id },
-      data: rotation.rotationPeriodSeconds === 0 ? { revokedAt: rotation.now } : { expiresAt },
-    });
-  }
-  const issued = await insertSecret(tx, rotation.endpointId, rotation.now);
-  await tx.webhookEndpoint.update({ where: { id: rotation.endpointId }, data: { updatedAt: rotation.now } });
-  const row = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: rotation.endpointId }, select: endpointSelect });
-  const overlap = current && rotation.rotationPeriodSeconds > 0 ? { demotedSecretRecordId: current.id, expiresAt } : undefined;
-  return { row, secret: issued.secret, issuedRecordId: issued.recordId, overlap };
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { TASK_QUEUE, webhookKeyRotationWorkflowId } from '../../domain/workflow-ids';
-import type { webhookKeyRotationWorkflow } from '../../workflows/webhook-key-rotation';
+import { MAX_ROTATION_PERIOD_SECONDS } from '../../domain/secret-rotation';
+import { rotateSecret } from '../../services/secrets/rotation';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { lockVisibleEndpoint, rotateSecret } from './repository';
-import { endpointId, MAX_ROTATION_PERIOD_SECONDS, serializeEndpoint, webhookEndpointObject } from './schemas';
+import { endpointSelect, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
+import { endpointId, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const rotateWebhookKeyRequest = z.strictObject({
   id: endpointId,
@@ -34,24 +34,13 @@ export const rotateWebhookKey = authorizedProcedure
     withIdempotency(ctx, 'webhooks/rotate-key', input, (ctx) =>
       ctx.transaction(async (tx) => {
         await lockVisibleEndpoint(tx, ctx.principal, input.id);
-        const rotated = await rotateSecret(tx, { endpointId: input.id, rotationPeriodSeconds: input.rotation_period, now: ctx.now() });
-        if (rotated.overlap) {
-          // Started before the commit, as api-keys/rotate does: a crash after the commit cannot
-          // lose the timer; if the commit fails, the workflow finds no secret with this expiry.
-          await ctx.temporal.workflow.start<typeof webhookKeyRotationWorkflow>('webhookKeyRotationWorkflow', {
-            taskQueue: TASK_QUEUE,
-            workflowId: webhookKeyRotationWorkflowId(input.id, rotated.issuedRecordId),
-            args: [
-              {
-                endpointId: input.id,
-                demotedSecretRecordId: rotated.overlap.demotedSecretRecordId,
-                expiresAt: rotated.overlap.expiresAt.toISOString(),
-                rotationPeriodSeconds: input.rotation_period,
-              },
-            ],
-          });
-        }
-        return { ...serializeEndpoint(rotated.row), rotate_secret: rotated.secret };
+        const now = ctx.now();
+        const rotated = await rotateSecret(
+          { tx, temporal: ctx.temporal },
+          { kind: 'webhookEndpoint', ownerId: input.id, rotationPeriodSeconds: input.rotation_period, now },
+        );
+        const row = await tx.webhookEndpoint.update({ where: { id: input.id }, data: { updatedAt: now }, select: endpointSelect });
+        return { ...serializeEndpoint(row), rotate_secret: rotated.secret };
       }),
     ),
   );

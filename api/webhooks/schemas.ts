@@ -3,13 +3,12 @@ import { formatDateTime } from '../../domain/datetime';
 import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
 import { hostRefusal, literalHostScope } from '../../domain/webhook-destination';
 import { dateTime, prefixedId } from '../common/schemas';
-import { loopbackAllowed } from './loopback-opt-in';
+import { isSuccessStatus } from '../../domain/webhook-delivery-failure';
+import { loopbackAllowed } from '../../services/webhooks/loopback-opt-in';
 
 /** Limits the spec leaves open, documented in docs/webhooks.md. */
 export const MAX_URL_LENGTH = 2048;
 export const MAX_DESCRIPTION_LENGTH = 500;
-/** Thirty days, as for API keys (api/api-keys/rotate.ts). */
-export const MAX_ROTATION_PERIOD_SECONDS = 30 * 24 * 60 * 60;
 
 export const ENDPOINT_STATUSES = ['INACTIVE', 'ACTIVE', 'DISABLED'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
@@ -95,20 +94,6 @@ export const webhookEndpointObject = z
 
 export type WebhookEndpointObject = z.infer<typeof webhookEndpointObject>;
 
-export const endpointSelect = {
-  id: true,
-  accountId: true,
-  channelId: true,
-  url: true,
-  description: true,
-  status: true,
-  disabledReason: true,
-  eventTypes: true,
-  createdAt: true,
-  updatedAt: true,
-  secrets: { where: { revokedAt: null, expiresAt: { not: null } }, select: { expiresAt: true } },
-} as const;
-
 export interface EndpointRow {
   id: string;
   channelId: string | null;
@@ -172,23 +157,6 @@ export const webhookDeliveryObject = z
 
 export type WebhookDeliveryObject = z.infer<typeof webhookDeliveryObject>;
 
-export const deliverySelect = {
-  id: true,
-  endpointId: true,
-  eventId: true,
-  eventType: true,
-  status: true,
-  attemptCount: true,
-  nextAttemptAt: true,
-  deliveredAt: true,
-  createdAt: true,
-  updatedAt: true,
-  attempts: {
-    orderBy: { attempt: 'asc' },
-    select: { id: true, attempt: true, requestedAt: true, responseStatus: true, error: true, durationMs: true },
-  },
-} as const;
-
 export interface DeliveryRow {
   id: string;
   endpointId: string;
@@ -201,10 +169,6 @@ export interface DeliveryRow {
   createdAt: Date;
   updatedAt: Date;
   attempts: { id: string; attempt: number; requestedAt: Date; responseStatus: number | null; error: string | null; durationMs: number }[];
-}
-
-export function isSuccessStatus(status: number | null): boolean {
-  return status !== null && status >= 200 && status < 300;
 }
 
 export function serializeDelivery(row: DeliveryRow): WebhookDeliveryObject {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseKey } from '../../api/secrets/key-file';
-import { SECRETS_KEY_FILE, secretsKey } from '../../api/secrets/secrets-key';
+import { parseKey } from '../../services/secrets/key-file';
+import { SECRETS_KEY_FILE, secretsKey } from '../../services/secrets/secrets-key';
 import { formatDateTime } from '../../domain/datetime';
 import { sealSecret } from '../../domain/secret-box';
 import { newV1Secret, V1_SECRET_PURPOSE } from '../../domain/v1-signature';

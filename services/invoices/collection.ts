@@ -1,3 +1,4 @@
+import { isRetrySchedule, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
 import { canTransition, nextStatus } from '../../domain/invoice-status';
 import { ApiError } from '../../domain/errors';
 import type { Database } from '../../prisma/client';
@@ -12,8 +13,6 @@ import { invoiceSelect, serializeInvoice } from './invoice-object';
 
 /** Days after the first failed charge at which dunning retries: docs/dunning.md. */
 export const DEFAULT_RETRY_SCHEDULE_DAYS: readonly number[] = [1, 3, 5, 7];
-/** Bounds the workflow's history: a schedule is a handful of attempts, never an open-ended list. */
-export const MAX_RETRIES = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface PlanInput {
@@ -56,13 +55,8 @@ export interface AttemptResult {
  * then the default.
  */
 export function parseRetrySchedule(days: readonly number[], source: string): number[] {
-  const valid =
-    days.length <= MAX_RETRIES && days.every((d, i) => Number.isFinite(d) && d > 0 && (i === 0 || d > days[i - 1]!));
-  if (!valid) {
-    throw new ApiError(
-      'INVALID_RETRY_SCHEDULE',
-      `${source}: a retry schedule is at most ${MAX_RETRIES} strictly increasing positive day offsets; got ${JSON.stringify(days)}.`,
-    );
+  if (!isRetrySchedule(days)) {
+    throw new ApiError('INVALID_RETRY_SCHEDULE', `${source}: ${RETRY_SCHEDULE_RULE} Got ${JSON.stringify(days)}.`);
   }
   return [...days];
 }

@@ -1,3 +1,4 @@
+import { lacksTaxCountry } from '../../domain/tax-country';
 import type { Client } from '@temporalio/client';
 import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
@@ -28,9 +29,7 @@ async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: C
   const reasons: FinalizationReason[] = [];
   if (row.lineItems.length === 0) reasons.push({ code: 'NO_LINE_ITEMS', message: 'The invoice has no line items.' });
   const taxed = row.lineItems.some((line) => line.taxRate !== null && !line.taxRate.isZero());
-  const taxable = (customer.tax as { taxability: string }).taxability === 'TAXABLE';
-  const country = (customer.address as { country?: string } | null)?.country;
-  if (taxed && taxable && !country) {
+  if (lacksTaxCountry(customer, taxed)) {
     reasons.push({
       code: 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED',
       message: `Customer ${customer.id} is TAXABLE and the invoice charges tax, but the customer's address has no country.`,

@@ -1,6 +1,6 @@
 import { screenPayment, type PaymentSubject } from '../../services/payments/antifraud-screen';
 import { cardFingerprintKey } from '../../api/secrets/card-fingerprint-key';
-import { secretsKey } from '../../api/secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 import { cardFingerprint } from '../../domain/card-fingerprint';
 import { setAntifraudEnabled } from '../../scripts/operator/antifraud';
 import { startPlatform, type Platform } from '../support/platform';

@@ -43,6 +43,9 @@ describe('api-keys/rotate', () => {
 
     await platform.env.sleep('2 minutes');
     expect(await workflow.result()).toEqual({ deactivated: true });
+    // New runs end the overlap with the activity shared by every kind of secret (test/api-keys/rotation-replay.test.ts has the older runs).
+    const scheduled = (await workflow.fetchHistory()).events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled).toEqual(['endSecretOverlap']);
     expect(await works(key.secret, key.id)).toBe(401);
     expect(await works(newSecret, key.id)).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { secretsKey } from '../../api/secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 import { openSecret, sealSecret } from '../../domain/secret-box';
 
 const PURPOSE = 'webhook-secret:wsk_fixture';

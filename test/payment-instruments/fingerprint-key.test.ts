@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { cardFingerprintKey, sealClearFingerprintKeys } from '../../api/secrets/card-fingerprint-key';
-import { secretsKey } from '../../api/secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 import { newId } from '../../domain/ids';
 import { openSecret } from '../../domain/secret-box';
 import type { Database } from '../../prisma/client';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { cardFingerprintKey } from '../../api/secrets/card-fingerprint-key';
-import { secretsKey } from '../../api/secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 import { paymentInstrumentExpiryWorkflowId } from '../../domain/workflow-ids';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { startPlatform, type Platform } from '../support/platform';

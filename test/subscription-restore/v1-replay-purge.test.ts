@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { V1_REPLAY_WINDOW_MS } from '../../api/v1/seen-requests';
+import { V1_REPLAY_WINDOW_MS } from '../../services/v1/seen-requests';
 import { IDEMPOTENCY_PURGE_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
 import { startPlatform, type Platform } from '../support/platform';

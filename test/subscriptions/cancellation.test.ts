@@ -1,4 +1,4 @@
-import { restoreSubscription } from '../../api/subscriptions/restore';
+import { restoreSubscription } from '../../services/subscriptions/restore';
 import { ApiError } from '../../domain/errors';
 import { createAccount } from '../../scripts/operator/accounts';
 import type { Platform } from '../support/platform';

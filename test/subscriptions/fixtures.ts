@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { subscriptionWorkflowId } from '../../domain/workflow-ids';
-import type { SubscriptionState } from '../../domain/subscription-state';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { subscriptionStateQuery } from '../../workflows/subscription-messages';
 import { startPlatform, type Platform } from '../support/platform';
 import { merchant, waitFor } from '../invoices-payments/fixtures';

@@ -12,15 +12,16 @@ import { ensureTestServerExecutable } from '../../scripts/temporal/test-server';
  */
 export async function createTestWorkflowEnvironment(): Promise<TestWorkflowEnvironment> {
   const path = await ensureTestServerExecutable();
-  // The SDK gives the server a fixed few seconds to listen; a JVM starting on a loaded machine
-  // can miss that, so a failed start is tried again before the test file gives up.
+  // The SDK gives the server a fixed five seconds to listen; a JVM starting on a loaded machine
+  // can miss that several times in a row (seen with three), so a failed start is tried again
+  // before the test file gives up.
   for (let attempt = 1; ; attempt++) {
     try {
       return await TestWorkflowEnvironment.createTimeSkipping({
         server: { executable: { type: 'existing-path', path } },
       });
     } catch (error) {
-      if (attempt === 3) throw error;
+      if (attempt === 6) throw error;
     }
   }
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter } from '../../api/rate-limit/token-bucket';
-import { startWebhookDelivery } from '../../api/webhooks/delivery-workflow';
+import { startWebhookDelivery } from '../../services/workflows/webhook-delivery';
 import { computeSignature, verifySignature } from '../../domain/webhook-receiver';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
 import { startPlatform, type Platform } from '../support/platform';

@@ -1,6 +1,6 @@
 import { openSecret } from '../../domain/secret-box';
 import { webhookSecretPurpose } from '../../domain/webhook-signature';
-import { secretsKey } from '../../api/secrets/secrets-key';
+import { secretsKey } from '../../services/secrets/secrets-key';
 import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
 import { startPlatform, type Platform } from '../support/platform';
 

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { TASK_QUEUE } from '../../domain/workflow-ids';
+import { TASK_QUEUE, webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
 import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 
 /**
@@ -40,4 +40,26 @@ export async function startWebhookDelivery(
  */
 export function webhookRedeliveryWorkflowId(deliveryWorkflowId: string, firstAttempt: number, claim: string): string {
   return `${deliveryWorkflowId}/redelivery/${firstAttempt}/${claim}`;
+}
+
+/** The first delivery of an outbox event to an endpoint, claimed at the instant the event occurred. */
+export function startFirstDelivery(
+  temporal: Client,
+  delivery: { eventId: string; endpointId: string; occurredAt: Date },
+  options: { eager?: boolean } = {},
+): Promise<boolean> {
+  const { eventId, endpointId } = delivery;
+  return startWebhookDelivery(
+    temporal,
+    webhookDeliveryWorkflowId(eventId, endpointId),
+    { eventId, endpointId, firstAttempt: 1, claim: delivery.occurredAt.toISOString() },
+    options,
+  );
+}
+
+/** A new round of attempts of a delivery from `firstAttempt` on, claimed at `claim`. */
+export function startRedelivery(temporal: Client, redelivery: { eventId: string; endpointId: string; firstAttempt: number; claim: string }): Promise<boolean> {
+  const { eventId, endpointId, firstAttempt, claim } = redelivery;
+  const workflowId = webhookRedeliveryWorkflowId(webhookDeliveryWorkflowId(eventId, endpointId), firstAttempt, claim);
+  return startWebhookDelivery(temporal, workflowId, { eventId, endpointId, firstAttempt, claim, redelivery: true });
 }

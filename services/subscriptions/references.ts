@@ -1,11 +1,21 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { samePeriod, type BillingPeriod } from '../../domain/billing-periods';
+import type { BillingPeriod } from '../../domain/billing-periods';
 import type { CollectionMethod } from '../../domain/collection-methods';
-import type { LineTax, NewLine, PriceChange } from '../../domain/subscription-state';
-import type { LineTaxRequest } from '../invoices/schemas';
-import { chargeableInstrument, chargedInstrumentId, defaultInstrumentOf } from '../../services/payment-instruments/chargeable-instrument';
-import type { Transaction } from '../trpc';
+import type { NewLine, PriceChange } from '../../domain/subscriptions/update';
+import type { LineTax } from '../../domain/subscriptions/state';
+import { lacksTaxCountry } from '../../domain/tax-country';
+import type { Prisma } from '../../prisma/client';
+
+type Transaction = Prisma.TransactionClient;
+
+/** A line's `tax` as a request gives it. */
+export interface LineTaxRequest {
+  category_id?: string;
+  mode: LineTax['mode'];
+  rate: number;
+}
+import { chargeableInstrument, chargedInstrumentId, defaultInstrumentOf } from '../payment-instruments/chargeable-instrument';
 
 /** The catalogue price a subscription line bills, as the line keeps it. */
 async function findPrices(tx: Transaction, accountId: string, ids: readonly string[]) {
@@ -87,39 +97,14 @@ export function newLines(
   }));
 }
 
-/**
- * A TAXABLE customer with no address country cannot be invoiced tax (invoice finalization's
- * CUSTOMER_ADDRESS_COUNTRY_REQUIRED): refused when the lines are given, not at the next cycle.
- */
+/** CUSTOMER_ADDRESS_COUNTRY_REQUIRED (lacksTaxCountry) when `lines` charge tax, named by `field`. */
 export function requireTaxCountry(customer: { id: string; tax: unknown; address: unknown }, lines: readonly { tax: LineTax | null }[], field: string): void {
-  const taxed = lines.some((line) => line.tax !== null && line.tax.rate > 0);
-  const taxable = (customer.tax as { taxability?: string } | null)?.taxability === 'TAXABLE';
-  const country = (customer.address as { country?: string } | null)?.country;
-  if (taxed && taxable && !country) {
+  if (lacksTaxCountry(customer, lines.some((line) => line.tax !== null && line.tax.rate > 0))) {
     throw new ApiError('CUSTOMER_ADDRESS_COUNTRY_REQUIRED', `Customer ${customer.id} is TAXABLE and a line charges tax, but the customer's address has no country.`, {
       field,
       customer_id: customer.id,
     });
   }
-}
-
-/** Create's own checks of the lines (update's are the workflow's): one RECURRING at least, one billing period. */
-export function checkNewSubscriptionLines(lines: readonly NewLine[]): BillingPeriod {
-  const recurring = lines.filter((line) => line.billingType === 'RECURRING');
-  if (recurring.length === 0) {
-    throw new ApiError('RECURRING_LINE_ITEM_REQUIRED', 'A subscription needs at least one RECURRING line item.', { field: 'line_items' });
-  }
-  const period = recurring[0]!.billingPeriod!;
-  for (const [index, line] of lines.entries()) {
-    if (line.billingType === 'RECURRING' && !samePeriod(line.billingPeriod!, period)) {
-      throw new ApiError('BILLING_PERIOD_MISMATCH', `Every RECURRING line must bill every ${period.value} ${period.unit}; price ${line.productPriceId} bills every ${line.billingPeriod!.value} ${line.billingPeriod!.unit}.`, {
-        field: `line_items[${index}].product_price_id`,
-        product_price_id: line.productPriceId,
-        billing_period_config: period,
-      });
-    }
-  }
-  return period;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { creditToRefund } from '../../domain/subscription-state';
+import { creditToRefund } from '../../../domain/subscriptions/proration';
 
 const VAT = { categoryId: null, mode: 'EXCLUSIVE', rate: 20 } as const;
 const INCLUDED = { categoryId: null, mode: 'INCLUSIVE', rate: 20 } as const;

@@ -1,11 +1,10 @@
 import type { Client } from '@temporalio/client';
 import { ApiError } from '../../domain/errors';
-import { restore } from '../../domain/subscription-state';
-import { SubscriptionRefused } from '../../domain/subscription-status';
+import { restore } from '../../domain/subscriptions/restore';
 import type { Database } from '../../prisma/client';
-import { resolveDiscounts } from '../../services/invoices/repository';
-import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from './repository';
-import { refusalError, startSubscriptionWorkflow } from './workflow-client';
+import { resolveDiscounts } from '../invoices/repository';
+import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../../api/subscriptions/repository';
+import { refusedAsApiError, startSubscriptionWorkflow } from './workflow-client';
 
 export interface RestoreInput {
   accountId: string;
@@ -31,13 +30,9 @@ export async function restoreSubscription(deps: { db: Database; temporal: Client
     if (!row || row.accountId !== input.accountId) throw ApiError.notFound('Subscription', input.subscriptionId);
     const coupon = input.coupon?.id ? { coupon_id: input.coupon.id } : input.coupon?.code ? { coupon_code: input.coupon.code } : null;
     const [discount] = coupon ? await resolveDiscounts(tx, input.accountId, row.currency, [coupon]) : [];
-    let step;
-    try {
-      step = restore(stateOfRow(row), { expiresAt: input.expiresAt ? input.expiresAt.getTime() : null, discount: discount ?? null }, now.getTime());
-    } catch (error) {
-      if (error instanceof SubscriptionRefused) throw refusalError(error);
-      throw error;
-    }
+    const step = refusedAsApiError(() =>
+      restore(stateOfRow(row), { expiresAt: input.expiresAt ? input.expiresAt.getTime() : null, discount: discount ?? null }, now.getTime()),
+    );
     await writeSubscription(tx, row, step.state, step.events);
     await startSubscriptionWorkflow(deps.temporal, input.subscriptionId);
   });

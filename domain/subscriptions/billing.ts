@@ -1,0 +1,88 @@
+import { periodContaining, prorate } from '../billing-periods';
+import type { CollectionMethod } from '../collection-methods';
+import type { EventName } from '../event-catalogue';
+import { requireTransition, type SubscriptionStatus } from '../subscription-status';
+import { day, DEFAULT_DAYS_UNTIL_DUE, recurringPeriod, touch, type Line, type LineTax, type Step, type SubscriptionState } from './state';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type InvoiceKind = 'trial' | 'cycle' | 'proration';
+
+export interface PlannedLine {
+  productPriceId: string | null;
+  description: string;
+  /** Unit amount, minor units. */
+  amount: number;
+  quantity: number;
+  tax: LineTax | null;
+}
+
+export interface PlannedInvoice {
+  kind: InvoiceKind;
+  /** Names the invoice for good: the activity derives its id from it, so a retry finds it instead of making a second. */
+  key: string;
+  billingReason: 'SUBSCRIPTION_CREATE' | 'SUBSCRIPTION_CYCLE';
+  lines: PlannedLine[];
+}
+
+/**
+ * The invoice due at `dueAt` and the state once it is issued. The PAID trial is invoiced first
+ * for its amount; every other invoice bills the period [dueAt, next boundary from the anchor),
+ * cut at `ends_at`. A period shorter than its full cycle (a start or trial end off the anchor,
+ * or ends_at) bills each line's subtotal prorated by seconds, rounded half up once per line.
+ * ONE_TIME lines not yet billed ride on the first regular invoice after they were added.
+ */
+export function billCycle(state: SubscriptionState, dueAt: number, now: number): { step: Step; invoice: PlannedInvoice } {
+  requireTransition('bill', state.status);
+  const first = state.cycleCount === 0;
+  const billingReason = first ? 'SUBSCRIPTION_CREATE' : 'SUBSCRIPTION_CYCLE';
+  const key = `cycle/${state.cycleCount + 1}`;
+  const status: SubscriptionStatus = state.status === 'ACTIVE' ? 'ACTIVE' : 'PENDING';
+  const events: EventName[] = status !== state.status && state.status !== 'CREATED' ? ['SubscriptionUpdated'] : [];
+  // started_at is when it was due to start, not when the worker got to it.
+  const common = { status, startedAt: state.startedAt ?? dueAt, startScheduledAt: null, cycleCount: state.cycleCount + 1 };
+
+  if (state.trial?.type === 'PAID' && first) {
+    const trialEnd = state.trial.endAt;
+    const description = `Trial${trialEnd === null ? ` from ${day(dueAt)}` : ` ${day(dueAt)} – ${day(trialEnd)}`}`;
+    return {
+      step: { state: touch(state, now, { ...common, nextCycleAt: trialEnd }), events },
+      invoice: { kind: 'trial', key, billingReason, lines: [{ productPriceId: null, description, amount: state.trial.amount, quantity: 1, tax: null }] },
+    };
+  }
+
+  const period = recurringPeriod(state);
+  const anchor = state.anchorAt ?? dueAt;
+  const full = periodContaining(anchor, period, dueAt);
+  const end = state.endsAt !== null && state.endsAt < full.end ? state.endsAt : full.end;
+  const partial = dueAt > full.start || end < full.end;
+  const lines: PlannedLine[] = [];
+  const lineItems = state.lineItems.map((line): Line => {
+    if (line.billingType === 'RECURRING') {
+      const subtotal = line.amount * line.quantity;
+      const span = `${day(dueAt)} – ${day(end)}`;
+      lines.push(
+        partial
+          ? { productPriceId: line.productPriceId, description: `${line.productName} × ${line.quantity} (${span}, prorated)`, amount: prorate(subtotal, end - dueAt, full.end - full.start), quantity: 1, tax: line.tax ?? null }
+          : { productPriceId: line.productPriceId, description: `${line.productName} (${span})`, amount: line.amount, quantity: line.quantity, tax: line.tax ?? null },
+      );
+      return { ...line, startedAt: line.startedAt ?? dueAt, periodStartAt: dueAt, periodEndAt: end, updatedAt: now };
+    }
+    if (line.billedAt !== null) return line;
+    lines.push({ productPriceId: line.productPriceId, description: line.productName, amount: line.amount, quantity: line.quantity, tax: line.tax ?? null });
+    return { ...line, startedAt: line.startedAt ?? now, billedAt: now, updatedAt: now };
+  });
+  return {
+    step: { state: touch(state, now, { ...common, anchorAt: anchor, nextCycleAt: end, lineItems }), events },
+    invoice: { kind: 'cycle', key, billingReason, lines },
+  };
+}
+
+/**
+ * How an invoice issued at `issuedAt` is collected: charged on the instrument, or sent with a
+ * due date `days_until_due` days later, to be paid by hand (docs/subscriptions.md, "Collection").
+ */
+export function invoiceTerms(state: SubscriptionState, issuedAt: number): { collectionMethod: CollectionMethod; dueAt: number | null } {
+  if (state.collectionMethod !== 'SEND_INVOICE') return { collectionMethod: 'CHARGE_AUTOMATICALLY', dueAt: null };
+  return { collectionMethod: 'SEND_INVOICE', dueAt: issuedAt + (state.settings.days_until_due ?? DEFAULT_DAYS_UNTIL_DUE) * DAY_MS };
+}

@@ -1,0 +1,42 @@
+import { isTerminal } from '../subscription-status';
+import type { SubscriptionState } from './state';
+
+/** What `next_billing_at` shows: the next invoice, unless cancellation, expiry or the status means none comes. */
+export function servedNextBillingAt(state: SubscriptionState): number | null {
+  const at = state.nextCycleAt;
+  if (at === null || !['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION'].includes(state.status)) return null;
+  if (state.cancellation && state.cancellation.cancelAt <= at) return null;
+  if (state.endsAt !== null && state.endsAt <= at) return null;
+  return at;
+}
+
+/** The end of the period the subscription is in: the trial's end while TRIALING, else the billed period's. */
+export function currentPeriodEnd(state: SubscriptionState): number | null {
+  if (state.status === 'TRIALING') return state.trial?.endAt ?? null;
+  const line = state.lineItems.find((item) => item.billingType === 'RECURRING');
+  return line?.periodEndAt ?? state.nextCycleAt;
+}
+
+export type DueKind = 'cancel' | 'expire' | 'startTrial' | 'bill';
+
+/** The next thing the workflow does by itself, and when. Ties go in this order: cancel, expire, start, bill. */
+export function nextDue(state: SubscriptionState): { kind: DueKind; at: number } | null {
+  if (isTerminal(state.status)) return null;
+  const candidates: { kind: DueKind; at: number | null }[] = [
+    { kind: 'cancel', at: state.cancellation?.mode === 'PERIOD_END' ? state.cancellation.cancelAt : null },
+    { kind: 'expire', at: state.endsAt },
+    { kind: 'startTrial', at: state.status === 'CREATED' && state.trial?.type === 'FREE' ? state.startScheduledAt : null },
+    {
+      kind: 'bill',
+      at:
+        ['PENDING', 'TRIALING', 'ACTIVE'].includes(state.status) || (state.status === 'CREATED' && state.trial?.type !== 'FREE')
+          ? state.nextCycleAt
+          : null,
+    },
+  ];
+  let best: { kind: DueKind; at: number } | null = null;
+  for (const candidate of candidates) {
+    if (candidate.at !== null && (best === null || candidate.at < best.at)) best = { kind: candidate.kind, at: candidate.at };
+  }
+  return best;
+}
