@@ -4,8 +4,9 @@ import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../servi
 import { finishRefund, refundablePayment, reserveRefund } from '../services/payments/refunds';
 import { lockInvoice } from '../services/payments/settle';
 import { createInvoiceRecord, findInvoiceCustomer } from '../services/invoices/repository';
-import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../api/subscriptions/repository';
-import { serializeSubscription, subscriptionSelect, type SubscriptionObject } from '../api/subscriptions/schemas';
+import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../services/subscriptions/repository';
+import { serializeSubscription, type SubscriptionObject } from '../services/subscriptions/subscription-object';
+import { subscriptionSelect } from '../services/subscriptions/subscription-row';
 import type { EventName } from '../domain/event-catalogue';
 import { ID_PREFIXES } from '../domain/ids';
 import { INVOICE_TRANSITIONS } from '../domain/invoice-status';

@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { SubscriptionObject } from '../api/subscriptions/schemas';
+import type { SubscriptionObject } from '../services/subscriptions/subscription-object';
 import type { CancelRequest } from '../domain/subscriptions/cancellation';
 import type { SubscriptionState } from '../domain/subscriptions/state';
 import type { SubscriptionChanges } from '../domain/subscriptions/update';

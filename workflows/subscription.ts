@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { SubscriptionObject } from '../api/subscriptions/schemas';
+import type { SubscriptionObject } from '../services/subscriptions/subscription-object';
 import { billCycle, type InvoiceKind, type PlannedInvoice } from '../domain/subscriptions/billing';
 import { cancel, cancelNow, cancelScheduled, deleteCancellation, validateCancel, validateDeleteCancellation } from '../domain/subscriptions/cancellation';
 import { expire } from '../domain/subscriptions/expiry';

@@ -1,9 +1,9 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { changeThroughWorkflow } from '../../services/subscriptions/change';
+import type { SubscriptionObject } from '../../services/subscriptions/subscription-object';
 import type { AuthorizedContext } from '../trpc';
-import { visibleSubscription } from './repository';
-import type { SubscriptionObject } from './schemas';
+import { visibleSubscription } from './visible-subscription';
 
 /** A change of a subscription the caller may see (404 otherwise), under the request's Idempotency-Key. */
 export async function changeVisibleSubscription(

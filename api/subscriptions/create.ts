@@ -1,8 +1,9 @@
 import { createSubscription as create } from '../../services/subscriptions/create';
+import { serializeSubscription } from '../../services/subscriptions/subscription-object';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { invoiceCustomer } from '../invoices/create';
 import { authorizedProcedure, operation } from '../trpc';
-import { createSubscriptionRequest, serializeSubscription, subscriptionObject } from './schemas';
+import { createSubscriptionRequest, subscriptionObject } from './schemas';
 
 export const createSubscription = authorizedProcedure
   .meta(

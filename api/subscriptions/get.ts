@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { serializeSubscription } from '../../services/subscriptions/subscription-object';
 import { channelIdField } from '../common/schemas';
 import { authorizedProcedure, operation } from '../trpc';
-import { visibleSubscription } from './repository';
-import { serializeSubscription, subscriptionId, subscriptionObject } from './schemas';
+import { subscriptionId, subscriptionObject } from './schemas';
+import { visibleSubscription } from './visible-subscription';
 
 export const getSubscription = authorizedProcedure
   .meta(operation('subscriptions/get', { summary: 'Get a subscription', description: 'Subscriptions outside the key’s channels are 404.' }))

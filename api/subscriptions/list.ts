@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { serializeSubscription } from '../../services/subscriptions/subscription-object';
+import { subscriptionSelect } from '../../services/subscriptions/subscription-row';
 import { resolveChannelScope } from '../auth/channel-scope';
 import { dateTimeCondition, dateTimeRangeFilter, stringCondition, valueFilter } from '../common/filters';
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
@@ -6,7 +8,7 @@ import { channelIdField, prefixedId } from '../common/schemas';
 import { currency } from '../customers/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { serializeSubscription, subscriptionObject, subscriptionSelect, subscriptionStatus } from './schemas';
+import { subscriptionObject, subscriptionStatus } from './schemas';
 
 export const listSubscriptionsRequest = z.strictObject({
   channel_id: channelIdField,

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { formatDateTime } from '../../domain/datetime';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
-import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
+import { COLLECTION_METHODS } from '../../domain/collection-methods';
 import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscriptions/lines';
 import { isRetrySchedule, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
-import { TAX_MODES, type TaxMode } from '../../domain/invoice-amounts';
+import { TAX_MODES } from '../../domain/invoice-amounts';
 import { EXHAUSTION_ACTIONS } from '../../domain/subscriptions/state';
-import type { BillingType } from '../../domain/billing-types';
-import type { Prisma } from '../../generated/prisma/client';
+import type { SubscriptionObject } from '../../services/subscriptions/subscription-object';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { calculationType } from '../coupons/schemas';
 import { discountsRequest, lineTaxRequest, metadata, MAX_QUANTITY } from '../invoices/schemas';
@@ -137,8 +135,6 @@ export const updateSubscriptionRequest = z.strictObject({
     .meta({ description: 'Add, change or remove line items; while ACTIVE the change is prorated (docs/subscriptions.md, "Proration").' }),
 });
 
-export type CreateSubscriptionRequest = z.output<typeof createSubscriptionRequest>;
-export type UpdateSubscriptionRequest = z.output<typeof updateSubscriptionRequest>;
 
 /* ---------- the record (section 2.4) ---------- */
 
@@ -218,96 +214,5 @@ export const subscriptionObject = z
     created_at: dateTime,
     updated_at: dateTime,
   })
-  .meta({ id: 'Subscription' });
+  .meta({ id: 'Subscription' }) satisfies z.ZodType<SubscriptionObject>;
 
-export type SubscriptionObject = z.infer<typeof subscriptionObject>;
-export type TrialInfoJson = z.infer<typeof trialInfoObject>;
-export type CancellationInfoJson = z.infer<typeof cancellationInfoObject>;
-
-export const subscriptionSelect = {
-  id: true,
-  accountId: true,
-  channelId: true,
-  customerId: true,
-  status: true,
-  currency: true,
-  paymentInstrumentId: true,
-  collectionMethod: true,
-  latestInvoiceId: true,
-  description: true,
-  merchantReference: true,
-  metadata: true,
-  discounts: true,
-  trialInfo: true,
-  cancellationInfo: true,
-  settings: true,
-  startScheduledAt: true,
-  startedAt: true,
-  nextBillingAt: true,
-  anchorAt: true,
-  endsAt: true,
-  cycleCount: true,
-  version: true,
-  createdAt: true,
-  updatedAt: true,
-  lineItems: { orderBy: { position: 'asc' } },
-} as const satisfies Prisma.SubscriptionSelect;
-
-export type SubscriptionRow = Prisma.SubscriptionGetPayload<{ select: typeof subscriptionSelect }>;
-
-function present<T>(key: string, value: T | null | undefined): Record<string, T> {
-  return value === null || value === undefined ? {} : { [key]: value };
-}
-
-const at = (value: Date | null | undefined) => (value ? formatDateTime(value) : undefined);
-
-/**
- * The section 2.4 subscription: what get and list answer and every subscription event carries
- * under `data.subscription`. The one serializer; the row is the read model the workflow writes.
- */
-export function serializeSubscription(row: SubscriptionRow): SubscriptionObject {
-  return {
-    id: row.id,
-    channel_id: row.channelId,
-    status: row.status as SubscriptionObject['status'],
-    currency: row.currency,
-    line_items: row.lineItems.map((line) => ({
-      id: line.id,
-      billing_type: line.billingType as BillingType,
-      currency: line.currency,
-      amount: line.amount,
-      quantity: line.quantity,
-      ...present('started_at', at(line.startedAt)),
-      period: { start_at: formatDateTime(line.periodStartAt), ...present('end_at', at(line.periodEndAt)) },
-      ...(line.billingPeriodValue !== null && line.billingPeriodUnit !== null
-        ? { billing_period_config: { value: line.billingPeriodValue, unit: line.billingPeriodUnit as (typeof BILLING_PERIOD_UNITS)[number] } }
-        : {}),
-      product_info: { name: line.productName, ...present('description', line.productDescription) },
-      product_id: line.productId,
-      product_price_id: line.productPriceId,
-      ...(line.taxMode !== null && line.taxRate !== null
-        ? { tax: { ...present('category_id', line.taxCategoryId), mode: line.taxMode as TaxMode, rate: Number(line.taxRate.toString()) } }
-        : {}),
-      created_at: formatDateTime(line.createdAt),
-      updated_at: formatDateTime(line.updatedAt),
-    })),
-    customer_id: row.customerId,
-    ...present('payment_instrument_id', row.paymentInstrumentId),
-    collection_method: row.collectionMethod as CollectionMethod,
-    ...present('latest_invoice_id', row.latestInvoiceId),
-    ...present('started_at', at(row.startedAt)),
-    ...present('start_scheduled_at', row.status === 'CREATED' ? at(row.startScheduledAt) : undefined),
-    ...present('next_billing_at', at(row.nextBillingAt)),
-    ...present('anchor_at', at(row.anchorAt)),
-    ...present('ends_at', at(row.endsAt)),
-    ...present('trial_info', row.trialInfo as TrialInfoJson | null),
-    ...present('cancellation_info', row.cancellationInfo as CancellationInfoJson | null),
-    discounts: row.discounts as SubscriptionObject['discounts'],
-    ...present('metadata', row.metadata as Record<string, string> | null),
-    ...present('description', row.description),
-    ...present('merchant_reference', row.merchantReference),
-    settings: row.settings as SubscriptionObject['settings'],
-    created_at: formatDateTime(row.createdAt),
-    updated_at: formatDateTime(row.updatedAt),
-  };
-}

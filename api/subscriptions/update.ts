@@ -5,8 +5,8 @@ import { updateSubscriptionUpdate } from '../../workflows/subscription-messages'
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { updateIdempotency } from './change';
-import { visibleSubscription } from './repository';
 import { subscriptionObject, updateSubscriptionRequest } from './schemas';
+import { visibleSubscription } from './visible-subscription';
 
 export const updateSubscription = authorizedProcedure
   .meta(

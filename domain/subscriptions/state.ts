@@ -10,7 +10,7 @@ import type { CancellationMode, CancellationReason, SubscriptionStatus } from '.
  * The state a subscription workflow owns, and every change to it as a pure step
  * (docs/subscriptions.md). Times are epoch milliseconds; the workflow hands in its own clock,
  * so these functions read none and replay identically. The database row is this state written
- * out by an activity (api/subscriptions/repository.ts).
+ * out by an activity (services/subscriptions/repository.ts).
  */
 
 export type TrialType = 'FREE' | 'PAID';

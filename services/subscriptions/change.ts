@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
-import { stateOfRow } from '../../api/subscriptions/repository';
-import type { SubscriptionRow } from '../../api/subscriptions/schemas';
+import { stateOfRow } from './repository';
+import type { SubscriptionRow } from './subscription-row';
 import { refusedAsApiError, updateSubscription } from './workflow-client';
 
 /**

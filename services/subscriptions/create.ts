@@ -3,8 +3,9 @@ import { newId } from '../../domain/ids';
 import { initialState, newSubscriptionPeriod, scheduleOf } from '../../domain/subscriptions/initial-state';
 import type { Prisma } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
-import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from '../../api/subscriptions/repository';
-import type { CreateSubscriptionRequest, SubscriptionRow } from '../../api/subscriptions/schemas';
+import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from './repository';
+import type { CreateSubscriptionInput } from './requests';
+import type { SubscriptionRow } from './subscription-row';
 import { newLines, requireTaxCountry, resolvePrices, subscriptionCollection } from './references';
 import { refusedAsApiError, startSubscriptionWorkflow } from './workflow-client';
 
@@ -36,7 +37,7 @@ export async function createSubscription(
   { db, temporal, now }: CreateSubscriptionDeps,
   scope: { accountId: string },
   customer: SubscribingCustomer,
-  input: Omit<CreateSubscriptionRequest, 'channel_id' | 'customer_id'>,
+  input: CreateSubscriptionInput,
 ): Promise<SubscriptionRow> {
   const { accountId } = scope;
   const schedule = scheduleOf(

@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/errors';
 import { restore } from '../../domain/subscriptions/restore';
 import type { Database } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
-import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../../api/subscriptions/repository';
+import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from './repository';
 import { refusedAsApiError, startSubscriptionWorkflow } from './workflow-client';
 
 export interface RestoreInput {

@@ -1,7 +1,8 @@
 import type { SubscriptionChanges } from '../../domain/subscriptions/update';
 import type { Prisma } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
-import type { SubscriptionRow, UpdateSubscriptionRequest } from '../../api/subscriptions/schemas';
+import type { UpdateSubscriptionInput } from './requests';
+import type { SubscriptionRow } from './subscription-row';
 import { lineTax, newLines, priceTaxCategories, requireTaxCountry, resolvePrices, subscriptionInstrument } from './references';
 
 /**
@@ -12,7 +13,7 @@ export async function resolveChanges(
   { db, now }: { db: Prisma.TransactionClient; now: number },
   { accountId }: { accountId: string },
   row: SubscriptionRow,
-  input: UpdateSubscriptionRequest,
+  input: UpdateSubscriptionInput,
 ): Promise<SubscriptionChanges> {
   const changes: SubscriptionChanges = {};
   const taxedCustomer = () => db.customer.findUniqueOrThrow({ where: { id: row.customerId }, select: { id: true, tax: true, address: true } });

@@ -1,5 +1,4 @@
 import { formatDateTime } from '../../domain/datetime';
-import { ApiError } from '../../domain/errors';
 import type { EventName } from '../../domain/event-catalogue';
 import type { BillingPeriod } from '../../domain/billing-periods';
 import type { CollectionMethod } from '../../domain/collection-methods';
@@ -8,16 +7,8 @@ import { type Line, type LineTax, type SubscriptionState } from '../../domain/su
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { resolveChannelScope } from '../auth/channel-scope';
-import type { AuthorizedContext } from '../trpc';
-import {
-  serializeSubscription,
-  subscriptionSelect,
-  type CancellationInfoJson,
-  type SubscriptionObject,
-  type SubscriptionRow,
-  type TrialInfoJson,
-} from './schemas';
+import { serializeSubscription, type CancellationInfoJson, type TrialInfoJson } from './subscription-object';
+import { subscriptionSelect, type SubscriptionRow } from './subscription-row';
 
 type Db = Prisma.TransactionClient;
 
@@ -223,13 +214,3 @@ export async function recordSubscriptionEvents(tx: Db, row: SubscriptionRow, eve
     await recordEvent(tx, { accountId: row.accountId, channelId: row.channelId, name, data: { subscription }, occurredAt });
   }
 }
-
-/** The subscription as the caller may see it: unknown or outside the key's channels (or `channel_id`) is 404. */
-export async function visibleSubscription(db: Db, ctx: AuthorizedContext, id: string, channelId: string | undefined): Promise<SubscriptionRow> {
-  const scope = resolveChannelScope(ctx.principal, channelId);
-  const row = await db.subscription.findFirst({ where: { id, accountId: ctx.principal.accountId }, select: subscriptionSelect });
-  if (!row || (scope !== null && !scope.includes(row.channelId))) throw ApiError.notFound('Subscription', id);
-  return row;
-}
-
-export type { SubscriptionObject };

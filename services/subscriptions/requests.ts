@@ -1,0 +1,56 @@
+import type { BillingPeriod } from '../../domain/billing-periods';
+import type { CollectionMethod } from '../../domain/collection-methods';
+import type { ExhaustionAction, TrialType } from '../../domain/subscriptions/state';
+import type { LineTaxRequest } from './references';
+
+/*
+ * What subscriptions/create and subscriptions/update ask of the services, already validated:
+ * api/subscriptions/schemas.ts parses requests with zod into these shapes.
+ */
+
+export interface SubscriptionLineRequest {
+  product_price_id: string;
+  quantity: number;
+  tax?: LineTaxRequest;
+}
+
+/** A coupon by id or by code. */
+export interface SubscriptionDiscountRequest {
+  coupon_id?: string;
+  coupon_code?: string;
+}
+
+export interface SubscriptionSettingsRequest {
+  dunning_retry_schedule_days?: number[];
+  on_dunning_exhausted?: ExhaustionAction;
+  days_until_due?: number;
+}
+
+export interface CreateSubscriptionInput {
+  payment_instrument_id?: string;
+  collection_method?: CollectionMethod;
+  line_items: SubscriptionLineRequest[];
+  starts_at?: string;
+  anchor_at?: string;
+  ends_at?: string;
+  trial?: { type: TrialType; amount?: number; end_at?: string; period_config?: BillingPeriod };
+  discounts?: SubscriptionDiscountRequest[];
+  description?: string;
+  metadata?: Record<string, string>;
+  merchant_reference?: string;
+  settings?: SubscriptionSettingsRequest;
+}
+
+export interface UpdateSubscriptionInput {
+  payment_instrument_id?: string;
+  discounts?: SubscriptionDiscountRequest[];
+  description?: string | null;
+  metadata?: Record<string, string> | null;
+  merchant_reference?: string | null;
+  end_trial?: true;
+  line_items?: {
+    add?: SubscriptionLineRequest[];
+    update?: { id: string; quantity?: number; product_price_id?: string; tax?: LineTaxRequest | null }[];
+    remove?: string[];
+  };
+}
