@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import Papa from 'papaparse';
 import type { ActivityDependencies } from '.';
-import { invoicePdfUrl } from '../api/invoices/pdf-url';
+import { invoicePdfUrl } from '../services/invoices/pdf-url';
 import { customerSnapshotOf, type SnapshotSource } from '../api/invoices/schemas';
 import { escapeFormula } from '../domain/csv-formulae';
 import {

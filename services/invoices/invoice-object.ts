@@ -7,7 +7,7 @@ import type { BillingReason, InvoiceCustomer, InvoiceObject, TaxMode } from '../
 
 /** The invoice object's shape is written once, as the zod schema of the API contract. */
 export type { InvoiceCustomer, InvoiceObject };
-import { invoicePdfUrl } from '../../api/invoices/pdf-url';
+import { invoicePdfUrl } from './pdf-url';
 
 /** What `invoices.discounts` stores: the coupon as it was applied, so a later coupon change cannot alter an invoice. */
 export interface StoredDiscount {

@@ -1,4 +1,4 @@
-import { createRefundRegistry, type RefundRegistry } from '../../activities/providers/registry';
+import { createRefundRegistry, type RefundRegistry } from './providers/registry';
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import type { Database, Prisma } from '../../prisma/client';
