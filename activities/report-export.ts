@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import Papa from 'papaparse';
 import type { ActivityDependencies } from '.';
 import { invoicePdfUrl } from '../services/invoices/pdf-url';
-import { customerSnapshotOf, type SnapshotSource } from '../api/invoices/schemas';
+import { customerSnapshotOf, type SnapshotSource } from '../services/invoices/invoice-object';
 import { escapeFormula } from '../domain/csv-formulae';
 import {
   FREE_TEXT_COLUMNS,

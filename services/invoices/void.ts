@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { signalSubscriptionInvoiceSettled } from '../../api/subscriptions/workflow-client';
+import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
 import type { Scope } from '../scope';
 import { signalInvoiceStatusChanged } from './collection-workflow';
 import { invoiceSelect, serializeInvoice, type InvoiceObject } from './invoice-object';

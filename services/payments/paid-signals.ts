@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { signalSubscriptionInvoiceSettled } from '../../api/subscriptions/workflow-client';
+import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
 import { signalInvoiceStatusChanged } from '../invoices/collection-workflow';
 import type { InvoiceObject } from '../invoices/invoice-object';
 

@@ -4,7 +4,7 @@ import { newId } from '../../domain/ids';
 import type { Database, Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { invoiceSelect, serializeInvoice, type InvoiceObject } from '../invoices/invoice-object';
-import type { RefundObject } from '../../api/invoices/payments/schemas';
+import type { RefundObject } from './payment-objects';
 import { lockInvoice } from './settle';
 
 type Db = Prisma.TransactionClient;
