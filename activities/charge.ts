@@ -1,6 +1,6 @@
 import type { ActivityDependencies } from '.';
 import { chargePayment, type ChargeInput, type ChargeSummary } from '../services/payments/charge';
-import type { ProviderRegistry } from './providers/registry';
+import type { ProviderRegistry } from '../services/payments/providers/registry';
 import { refusalsAsFailures } from './refusals';
 
 export type { Attempt, ChargeInput, ChargeSummary } from '../services/payments/charge';

@@ -11,7 +11,7 @@ import {
   type PastDueInput,
   type PlanInput,
 } from '../services/invoices/collection';
-import type { ProviderRegistry } from './providers/registry';
+import type { ProviderRegistry } from '../services/payments/providers/registry';
 import { refusalsAsFailures } from './refusals';
 
 export type { AttemptInput, AttemptResult, CollectionPlan, PastDueInput, PlanInput } from '../services/invoices/collection';

@@ -1,7 +1,7 @@
 import { Context, heartbeat, log } from '@temporalio/activity';
 import type { ActivityDependencies } from '.';
 import { sweepAbandonedPayments, type PaymentSweepInput, type PaymentSweepResult } from '../services/payments/sweep';
-import type { ProviderRegistry } from './providers/registry';
+import type { ProviderRegistry } from '../services/payments/providers/registry';
 import { refusalsAsFailures } from './refusals';
 
 export type { PaymentSweepInput, PaymentSweepResult } from '../services/payments/sweep';

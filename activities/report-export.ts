@@ -2,8 +2,8 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import Papa from 'papaparse';
 import type { ActivityDependencies } from '.';
-import { invoicePdfUrl } from '../api/invoices/pdf-url';
-import { customerSnapshotOf, type SnapshotSource } from '../api/invoices/schemas';
+import { invoicePdfUrl } from '../services/invoices/pdf-url';
+import { customerSnapshotOf, type SnapshotSource } from '../services/invoices/invoice-object';
 import { escapeFormula } from '../domain/csv-formulae';
 import {
   FREE_TEXT_COLUMNS,

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../prisma/client';
 import { apiConfigFromEnv } from './config';
-import { urlSigningKey } from './files/config';
+import { urlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
 import { secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from './http/server';

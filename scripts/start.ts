@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { apiConfigFromEnv } from '../api/config';
-import { ensureUrlSigningKey } from '../api/files/config';
+import { ensureUrlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from '../api/secrets/card-fingerprint-key';
 import { ensureSecretsKey, secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from '../api/http/server';

@@ -4,7 +4,7 @@ import { formatDateTime } from '../../domain/datetime';
 import { ApiError } from '../../domain/errors';
 import { verifySignedPath } from '../../domain/signed-url';
 import { envelopeOf } from '../errors/envelope';
-import { urlSigningKey } from './config';
+import { urlSigningKey } from '../../services/files/config';
 import {
   isStoredFileKey,
   isStoredFileName,

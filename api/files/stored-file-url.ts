@@ -1,5 +1,5 @@
 import { signPath } from '../../domain/signed-url';
-import { publicUrl, urlSigningKey } from './config';
+import { publicUrl, urlSigningKey } from '../../services/files/config';
 
 /**
  * Signed, expiring links to files in FileStorage (docs/reports.md, "Stored-file links"): report

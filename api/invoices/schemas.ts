@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasAtMostFourDecimals, MAX_INVOICE_AMOUNT, TAX_MODES, type TaxMode } from '../../domain/invoice-amounts';
 import { INVOICE_STATUSES } from '../../domain/invoice-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
+import { BILLING_REASONS, type BillingReason } from '../../domain/billing-reasons';
 import { dateTime, prefixedId } from '../common/schemas';
 import { calculationType, couponCode } from '../coupons/schemas';
 import { addressObject } from '../customers/schemas';
@@ -16,10 +17,8 @@ export const MAX_QUANTITY = 100_000;
 export const MAX_DISCOUNTS = 10;
 export { MAX_INVOICE_AMOUNT };
 
-export const BILLING_REASONS = ['MANUAL', 'SUBSCRIPTION_CREATE', 'SUBSCRIPTION_CYCLE'] as const;
+export { BILLING_REASONS, type BillingReason };
 export { TAX_MODES, type TaxMode };
-
-export type BillingReason = (typeof BILLING_REASONS)[number];
 
 export const invoiceId = prefixedId('invoice');
 export const invoiceStatus = z.enum(INVOICE_STATUSES);

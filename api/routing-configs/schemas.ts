@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROVIDER_NAMES } from '../../activities/providers/registry';
+import { PROVIDER_NAMES } from '../../services/payments/providers/registry';
 import { CARD_BRANDS } from '../../domain/cards';
 import { isCountryCode } from '../../domain/countries';
 import { isCurrencyCode } from '../../domain/currencies';

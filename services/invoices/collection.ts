@@ -3,7 +3,7 @@ import { canTransition, nextStatus } from '../../domain/invoice-status';
 import { ApiError } from '../../domain/errors';
 import type { Database } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import type { ProviderRegistry } from '../../activities/providers/registry';
+import type { ProviderRegistry } from '../payments/providers/registry';
 import { chargePayment } from '../payments/charge';
 import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../payments/charge-keys';
 import { ChargeUnderWay } from '../payments/charge-under-way';

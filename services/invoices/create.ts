@@ -3,7 +3,7 @@ import type { Prisma } from '../../prisma/client';
 import type { Scope } from '../scope';
 import type { InvoiceObject } from './invoice-object';
 import { checkPaymentInstrument, createInvoiceRecord, customerSnapshotSelect, resolveDiscounts, resolveLines, type DraftState } from './repository';
-import type { DiscountRequest, LineItemRequest } from '../../api/invoices/schemas';
+import type { DiscountRequest, LineItemRequest } from './invoice-requests';
 
 type Transaction = Prisma.TransactionClient;
 

@@ -2,12 +2,12 @@ import { formatDateTime } from '../../domain/datetime';
 import type { AmountDetails } from '../../domain/invoice-amounts';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { Prisma } from '../../generated/prisma/client';
-import type { Address } from '../../api/customers/schemas';
-import type { BillingReason, InvoiceCustomer, InvoiceObject, TaxMode } from '../../api/invoices/schemas';
+import type { BillingReason } from '../../domain/billing-reasons';
+import type { TaxMode } from '../../domain/invoice-amounts';
+import type { InvoiceAddress, InvoiceCustomer, InvoiceObject } from './invoice-object-types';
 
-/** The invoice object's shape is written once, as the zod schema of the API contract. */
 export type { InvoiceCustomer, InvoiceObject };
-import { invoicePdfUrl } from '../../api/invoices/pdf-url';
+import { invoicePdfUrl } from './pdf-url';
 
 /** What `invoices.discounts` stores: the coupon as it was applied, so a later coupon change cannot alter an invoice. */
 export interface StoredDiscount {
@@ -67,7 +67,7 @@ function present<T>(key: string, value: T | null | undefined): Record<string, T>
 
 /** The section 2.3 customer snapshot of a customer record. */
 export function customerSnapshotOf(customer: SnapshotSource): InvoiceCustomer {
-  const address = customer.address as Address | null;
+  const address = customer.address as InvoiceAddress | null;
   return {
     id: customer.id,
     ...present('first_name', customer.firstName),

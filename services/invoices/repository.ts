@@ -5,7 +5,10 @@ import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
-import type { BillingReason, CollectionMethod, DiscountRequest, LineItemRequest, TaxMode } from '../../api/invoices/schemas';
+import type { BillingReason } from '../../domain/billing-reasons';
+import type { CollectionMethod } from '../../domain/collection-methods';
+import type { TaxMode } from '../../domain/invoice-amounts';
+import type { DiscountRequest, LineItemRequest } from './invoice-requests';
 import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
 
 type Db = Prisma.TransactionClient;

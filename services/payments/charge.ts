@@ -9,8 +9,8 @@ import type { Database, Prisma } from '../../prisma/client';
 import { chargeableInstrument, type InstrumentVerdict } from '../payment-instruments/chargeable-instrument';
 import { screenPayment } from './antifraud-screen';
 import { chargeSlots } from './charge-slots';
-import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from '../../activities/providers/provider';
-import { createProviderRegistry, type ProviderRegistry } from '../../activities/providers/registry';
+import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from './providers/provider';
+import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 
 export interface ChargeInput {
   accountId: string;

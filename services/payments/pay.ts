@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/errors';
 import { formatDateTime } from '../../domain/datetime';
 import { nextStatus } from '../../domain/invoice-status';
 import type { Database } from '../../prisma/client';
-import type { ProviderRegistry } from '../../activities/providers/registry';
+import type { ProviderRegistry } from './providers/registry';
 import { lockVisibleInvoice } from '../invoices/repository';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import { keyReaches, type Scope } from '../scope';

@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { newUlid } from '../../domain/ids';
 import type { Database } from '../../prisma/client';
-import type { RefundRegistry } from '../../activities/providers/registry';
+import type { RefundRegistry } from './providers/registry';
 import { lockVisibleInvoice, visibleInvoice } from '../invoices/repository';
 import type { Scope } from '../scope';
 import type { TransactionRunner } from './collect';

@@ -1,10 +1,10 @@
-import { createRefundRegistry, type RefundRegistry } from '../../activities/providers/registry';
+import { createRefundRegistry, type RefundRegistry } from './providers/registry';
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import type { Database, Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { invoiceSelect, serializeInvoice, type InvoiceObject } from '../invoices/invoice-object';
-import type { RefundObject } from '../../api/invoices/payments/schemas';
+import type { RefundObject } from './payment-objects';
 import { lockInvoice } from './settle';
 
 type Db = Prisma.TransactionClient;

@@ -5,7 +5,7 @@ import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
 import { invoiceObjectOf } from '../invoices/repository';
-import type { PaymentObject } from '../../api/invoices/payments/schemas';
+import type { PaymentObject } from './payment-objects';
 
 type Db = Prisma.TransactionClient;
 

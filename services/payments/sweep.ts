@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Database } from '../../prisma/client';
-import type { ProviderRegistry } from '../../activities/providers/registry';
+import type { ProviderRegistry } from './providers/registry';
 import { chargePayment } from './charge';
 import { abandonedPayClaims, finishClaimedCharge, type CollectDependencies } from './collect';
 import { signalInvoicePaid } from './paid-signals';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureUrlSigningKey, parseUrlSigningKey, publicUrl, urlSigningKey } from '../../api/files/config';
+import { ensureUrlSigningKey, parseUrlSigningKey, publicUrl, urlSigningKey } from '../../services/files/config';
 
 const HEX_KEY = 'ab'.repeat(32);
 

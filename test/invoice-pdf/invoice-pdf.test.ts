@@ -1,4 +1,4 @@
-import { invoicePdfUrl } from '../../api/invoices/pdf-url';
+import { invoicePdfUrl } from '../../services/invoices/pdf-url';
 import { startPlatform, type Platform } from '../support/platform';
 import { insertInvoice } from './fixtures';
 import { pageCount, pdfTexts } from './pdf-text';

@@ -1,6 +1,6 @@
 import { createChargeActivities, type ChargeInput } from '../../activities/charge';
-import type { PaymentProvider } from '../../activities/providers/provider';
-import { createProviderRegistry } from '../../activities/providers/registry';
+import type { PaymentProvider } from '../../services/payments/providers/provider';
+import { createProviderRegistry } from '../../services/payments/providers/registry';
 import type { AntifraudField } from '../../domain/antifraud';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { booksOf, seedAccount, seedAntifraudItem, seedCustomer, seedInstrument } from './fixtures';

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createActivities } from '../../activities';
 import { createChargeActivities, type Attempt, type ChargeInput } from '../../activities/charge';
-import type { PaymentProvider } from '../../activities/providers/provider';
-import { createProviderRegistry, type ProviderRegistry } from '../../activities/providers/registry';
-import { feeFor } from '../../activities/providers/sandbox-provider';
+import type { PaymentProvider } from '../../services/payments/providers/provider';
+import { createProviderRegistry, type ProviderRegistry } from '../../services/payments/providers/registry';
+import { feeFor } from '../../services/payments/providers/sandbox-provider';
 import { TEST_CARDS } from '../../domain/cards';
 import { newId } from '../../domain/ids';
 import { createTestDatabase, type TestDatabase } from '../support/database';

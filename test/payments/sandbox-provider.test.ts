@@ -1,5 +1,5 @@
-import { ProviderRequestMismatch, type ChargeRequest } from '../../activities/providers/provider';
-import { createProviderRegistry, PROVIDER_NAMES, SANDBOX_PROFILES } from '../../activities/providers/registry';
+import { ProviderRequestMismatch, type ChargeRequest } from '../../services/payments/providers/provider';
+import { createProviderRegistry, PROVIDER_NAMES, SANDBOX_PROFILES } from '../../services/payments/providers/registry';
 import { SANDBOX_SCENARIOS } from '../../domain/cards';
 import { DEFAULT_PROVIDERS } from '../../domain/routing';
 import { createTestDatabase, type TestDatabase } from '../support/database';

@@ -1,4 +1,4 @@
-import type { SandboxScenario } from '../../domain/cards';
+import type { SandboxScenario } from '../../../domain/cards';
 
 /** What a provider answers to a charge (docs/sandbox.md). */
 export const CHARGE_OUTCOMES = ['APPROVED', 'HARD_DECLINED', 'SOFT_DECLINED', 'UNAVAILABLE', 'TIMEOUT'] as const;

@@ -1,5 +1,5 @@
-import type { SandboxScenario } from '../../domain/cards';
-import type { Database } from '../../prisma/client';
+import type { SandboxScenario } from '../../../domain/cards';
+import type { Database } from '../../../prisma/client';
 import type { ChargeOutcome, PaymentProvider, RefundingProvider } from './provider';
 import { sandboxProvider, type SandboxProfile } from './sandbox-provider';
 

@@ -1,4 +1,4 @@
-import { ensureKeyFile, MIN_KEY_BYTES, parseKey } from '../../services/secrets/key-file';
+import { ensureKeyFile, MIN_KEY_BYTES, parseKey } from '../secrets/key-file';
 
 /**
  * Settings of the signed file links (docs/invoice-pdf.md, docs/configuration.md). Read from

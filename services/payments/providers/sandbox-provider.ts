@@ -1,7 +1,7 @@
-import { divideHalfUp } from '../../domain/rounding';
-import type { SandboxScenario } from '../../domain/cards';
-import { newId } from '../../domain/ids';
-import type { Database } from '../../prisma/client';
+import { divideHalfUp } from '../../../domain/rounding';
+import type { SandboxScenario } from '../../../domain/cards';
+import { newId } from '../../../domain/ids';
+import type { Database } from '../../../prisma/client';
 import {
   ProviderRequestMismatch,
   type ChargeOutcome,

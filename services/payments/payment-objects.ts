@@ -1,0 +1,27 @@
+/**
+ * The payment and refund objects as the services produce them. The zod `paymentObject` and
+ * `refundObject` in api/invoices/payments/schemas.ts describe the same shapes for transport.
+ */
+export type PaymentObject = {
+  id?: string;
+  status: 'SUCCEEDED' | 'DECLINED' | 'FAILED';
+  amount: number;
+  currency: string;
+  decline_code?: string;
+  decline_message?: string;
+  retryable: boolean;
+  provider?: string;
+  payment_instrument_id?: string;
+};
+
+export type RefundObject = {
+  id: string;
+  invoice_id: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  reason?: string;
+  status: 'SUCCEEDED' | 'FAILED';
+  provider: string;
+  created_at: string;
+};
