@@ -64,7 +64,10 @@ const RULES: Record<(typeof LAYERS)[number], Rule> = {
   services: (to, ref) =>
     to.folder === undefined ||
     ['services', 'domain', 'prisma', 'generated'].includes(to.folder) ||
-    (to.folder === 'workflows' && ref.typeOnly),
+    (to.folder === 'workflows' && ref.typeOnly) ||
+    // A workflow's signal, query and update definitions are its public contract, the values a
+    // typed client sends; they hold no workflow code.
+    (to.folder === 'workflows' && /^workflows\/[\w-]+-messages$/.test(to.path)),
   activities: (to) => to.folder !== 'api',
   workflows: (to, ref) =>
     ref.typeOnly ||
