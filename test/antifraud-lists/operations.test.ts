@@ -4,15 +4,9 @@ import { promisify } from 'node:util';
 import { cardFingerprint } from '../../domain/card-fingerprint';
 import { createAccount, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { setAntifraudEnabled } from '../../scripts/operator/antifraud';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const ROOT = join(__dirname, '../..');
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

@@ -3,15 +3,9 @@ import { cardFingerprintKey } from '../../api/secrets/card-fingerprint-key';
 import { secretsKey } from '../../services/secrets/secrets-key';
 import { cardFingerprint } from '../../domain/card-fingerprint';
 import { setAntifraudEnabled } from '../../scripts/operator/antifraud';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 async function createList(field: string, action: 'ALLOW' | 'BLOCK'): Promise<string> {
   const res = await platform.call('/v2/antifraud-lists/create', { name: `${field} ${action}`, field, action });

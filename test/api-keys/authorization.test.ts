@@ -1,17 +1,14 @@
 import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { PERMISSIONS } from '../../domain/permissions';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
+const platform = usePlatform();
 let existingKeyId: string;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   const created = await platform.call('/v2/api-keys/create', { name: 'target', permissions: ['invoices:get'] });
   existingKeyId = created.body.id;
 });
-
-afterAll(() => platform?.stop());
 
 const API_KEY_PERMISSIONS = ['api-keys:create', 'api-keys:list', 'api-keys:get', 'api-keys:rotate'];
 

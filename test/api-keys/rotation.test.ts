@@ -1,14 +1,8 @@
 import { apiKeyRotationWorkflowId } from '../../domain/workflow-ids';
 import { SecretCache } from '../../api/auth/secret-cache';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 async function newKey(): Promise<{ id: string; secret: string }> {
   const res = await platform.call('/v2/api-keys/create', { name: 'rotating', permissions: ['api-keys:get', 'api-keys:rotate'] });
@@ -93,11 +87,7 @@ describe('api-keys/rotate', () => {
 });
 
 describe('api-keys/rotate with the production secret cache', () => {
-  let cached: Platform;
-  beforeAll(async () => {
-    cached = await startPlatform({ secretCache: new SecretCache(60_000) });
-  });
-  afterAll(() => cached?.stop());
+  const cached = usePlatform({ secretCache: new SecretCache(60_000) });
 
   it('stops accepting a secret revoked by this process at once, cache or not', async () => {
     const key = await cached.call('/v2/api-keys/create', { name: 'cached', permissions: ['api-keys:get'] });

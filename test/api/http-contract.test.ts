@@ -2,15 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter } from '../../api/rate-limit/token-bucket';
 import { createDatabase } from '../../prisma/client';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform({ bodyLimitBytes: 4096 });
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform({ bodyLimitBytes: 4096 });
 
 const REQUEST_ID = /^req_[0-9a-z]{26}$/;
 
@@ -128,11 +122,7 @@ describe('the /v2 error envelope over real HTTP', () => {
 });
 
 describe('rate limits', () => {
-  let limited: Platform;
-  beforeAll(async () => {
-    limited = await startPlatform({ quota: { ratePerSecond: 0.5, burst: 2 } });
-  });
-  afterAll(() => limited?.stop());
+  const limited = usePlatform({ quota: { ratePerSecond: 0.5, burst: 2 } });
 
   it('answers 429 RATE_LIMIT with next_try_at once a key exhausts its bucket for an operation', async () => {
     expect((await limited.call('/v2/api-keys/list', {})).status).toBe(200);

@@ -1,14 +1,8 @@
 import { merchant } from '../invoices-payments/fixtures';
 import { subscriptions, MINUTE } from '../subscriptions/fixtures';
-import { startPlatform, type Platform, type ApiResponse } from '../support/platform';
+import { usePlatform, type ApiResponse } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const DUPLICATES = 4;
 

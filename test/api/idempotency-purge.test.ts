@@ -1,14 +1,8 @@
 import { IDEMPOTENCY_PURGE_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 describe('idempotency record purge', () => {
   it('deletes records past their life on every run, keeps live ones, and hands over to a new execution', async () => {

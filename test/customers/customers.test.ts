@@ -1,13 +1,7 @@
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const individual = (overrides: Record<string, unknown> = {}) => ({ type: 'INDIVIDUAL', email: 'ada@example.com', ...overrides });
 

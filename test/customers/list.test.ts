@@ -1,13 +1,12 @@
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
+const platform = usePlatform();
 const ids: Record<string, string> = {};
 let startedAt: string;
 let midpoint: string;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   startedAt = new Date().toISOString();
   const make = async (name: string, body: Record<string, unknown>) => {
     const res = await platform.call('/v2/customers/create', body);
@@ -28,8 +27,6 @@ beforeAll(async () => {
   });
   await make('zed', { type: 'INDIVIDUAL', email: 'zed@example.com', channel_id: platform.channelIds[2] });
 });
-
-afterAll(() => platform?.stop());
 
 async function listIds(body: Record<string, unknown>, secret?: string): Promise<string[]> {
   const res = await platform.call('/v2/customers/list', body, { secret });

@@ -2,18 +2,15 @@ import { Client } from '@temporalio/client';
 import { createChargeActivities } from '../../activities/charge';
 import { createInvoiceCollectionActivities } from '../../activities/invoice-collection';
 import { invoiceCollectionWorkflowId } from '../../domain/workflow-ids';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { eventsOf, eventTypesOf, merchant, providerChargesOf, waitFor } from '../invoices-payments/fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let m: ReturnType<typeof merchant>;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   m = merchant(platform);
 });
-
-afterAll(() => platform?.stop());
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

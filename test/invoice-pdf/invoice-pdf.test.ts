@@ -1,15 +1,9 @@
 import { invoicePdfUrl } from '../../services/invoices/pdf-url';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { insertInvoice } from './fixtures';
 import { pageCount, pdfTexts } from './pdf-text';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const HOUR = 60 * 60 * 1000;
 

@@ -1,14 +1,8 @@
 import { invoiceCollectionWorkflowId } from '../../domain/workflow-ids';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform, type Platform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const call = (path: string, body: unknown, options?: Parameters<Platform['call']>[2]) => platform.call(`/v2/${path}`, body, options);
 

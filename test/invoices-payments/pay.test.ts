@@ -1,18 +1,15 @@
 import { chargePayment } from '../../services/payments/charge';
 import { requestTag } from '../../services/payments/charge-keys';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform, type Platform } from '../support/platform';
 import { eventsOf, eventTypesOf, merchant, providerChargesOf } from './fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let m: ReturnType<typeof merchant>;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   m = merchant(platform);
 });
-
-afterAll(() => platform?.stop());
 
 const pay = (body: Record<string, unknown>, options?: Parameters<Platform['call']>[2]) => platform.call('/v2/invoices/pay', body, options);
 const DAY = 24 * 60 * 60 * 1000;

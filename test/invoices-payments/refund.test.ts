@@ -1,16 +1,13 @@
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform, type Platform } from '../support/platform';
 import { abandonedRefund, eventsOf, merchant } from './fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let m: ReturnType<typeof merchant>;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   m = merchant(platform);
 });
-
-afterAll(() => platform?.stop());
 
 const refund = (body: Record<string, unknown>, options?: Parameters<Platform['call']>[2]) => platform.call('/v2/invoices/refund', body, options);
 

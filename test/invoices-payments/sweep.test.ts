@@ -3,18 +3,15 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { invoiceCollectionWorkflowId, PAYMENT_SWEEP_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { PaymentSweepResult } from '../../activities/payment-sweep';
 import type { paymentSweepWorkflow } from '../../workflows/payment-sweep';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { abandonedRefund, eventTypesOf, eventsOf, merchant, providerChargesOf, waitFor } from './fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let m: ReturnType<typeof merchant>;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   m = merchant(platform);
 });
-
-afterAll(() => platform?.stop());
 
 const invoiceRow = (id: string) => platform.db.invoice.findUniqueOrThrow({ where: { id } });
 const providerRefunds = (chargeId: string) => platform.db.sandboxProviderRefund.findMany({ where: { chargeId } });

@@ -5,9 +5,9 @@ import { fileStorageFromEnv } from '../../activities/storage/config';
 import { createAccount, createChannel } from '../../scripts/operator/accounts';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';
 import { bookedPayment, executeInRuns, storageFailing, withActivities } from '../settlements/fixtures';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
+const platform = usePlatform();
 let accountId: string;
 let channelId: string;
 
@@ -15,15 +15,12 @@ const PROVIDERS = ['sandbox-alpha', 'sandbox-beta'];
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'PLN'];
 
 beforeAll(async () => {
-  platform = await startPlatform();
   // An account of its own with one legal entity: every channel falls back to it.
   const account = await createAccount(platform.db, 'Statement batches');
   accountId = account.id;
   channelId = (await createChannel(platform.db, account.id, 'Web')).id;
   await createLegalEntity(platform.db, { accountId, name: 'Batch GmbH', country: 'DEU' });
 });
-
-afterAll(() => platform?.stop());
 
 /** One statement per provider and currency of `currencies` in `month`: a charge on the 2nd and two on the 20th. */
 async function bookMonth(month: string, currencies: string[]): Promise<number> {

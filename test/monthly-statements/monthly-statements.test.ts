@@ -5,16 +5,15 @@ import { newId } from '../../domain/ids';
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import { createAccount, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { AT_ALPHA, AT_BETA, moneyFlows } from '../settlements/fixtures';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
+const platform = usePlatform();
 let flows: ReturnType<typeof moneyFlows>;
 let leA: string;
 let leB: string;
 let leC: string;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   flows = moneyFlows(platform);
   leA = await flows.legalEntity(platform.channelIds[0], 'Acme GmbH', 'DEU');
   leB = await flows.legalEntity(platform.channelIds[1], 'Acme SAS', 'FRA');
@@ -36,8 +35,6 @@ beforeAll(async () => {
   await flows.bookAt('2026-03-01T00:00:00.000Z', { charges: [march1.chargeId] });
   await flows.bookAt('2026-01-31T23:59:59.999Z', { charges: [jan31.chargeId] });
 });
-
-afterAll(() => platform?.stop());
 
 let runs = 0;
 function issue(month: string) {

@@ -2,18 +2,15 @@ import { Client, type WorkflowHandle } from '@temporalio/client';
 import { endOfExpiryMonth } from '../../domain/cards';
 import { formatDateTime } from '../../domain/datetime';
 import { paymentInstrumentExpiryWorkflowId } from '../../domain/workflow-ids';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
+const platform = usePlatform();
 let customerId: string;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   const res = await platform.call('/v2/customers/create', { type: 'INDIVIDUAL', email: 'expiry@example.com', channel_id: platform.channelIds[2] });
   customerId = res.body.id;
 });
-
-afterAll(() => platform?.stop());
 
 const HOUR = 60 * 60 * 1000;
 const YEAR = 365 * 24 * HOUR;

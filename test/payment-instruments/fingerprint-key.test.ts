@@ -8,19 +8,13 @@ import { openSecret } from '../../domain/secret-box';
 import type { Database } from '../../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { createTestDatabase } from '../support/database';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
 /**
  * The card fingerprint key never lies in clear in the database: beside brand, last four and
  * expiry, a clear key would let a dump be brute-forced back to card numbers.
  */
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const nextYear = new Date().getUTCFullYear() + 1;
 

@@ -3,17 +3,14 @@ import { cardFingerprintKey } from '../../api/secrets/card-fingerprint-key';
 import { secretsKey } from '../../services/secrets/secrets-key';
 import { paymentInstrumentExpiryWorkflowId } from '../../domain/workflow-ids';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
+const platform = usePlatform();
 let customer: { id: string; channel_id: string };
 
 beforeAll(async () => {
-  platform = await startPlatform();
   customer = await newCustomer(platform.channelIds[1]);
 });
-
-afterAll(() => platform?.stop());
 
 const now = new Date();
 const thisYear = now.getUTCFullYear();

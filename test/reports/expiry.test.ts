@@ -4,18 +4,15 @@ import { fileStorageFromEnv } from '../../activities/storage/config';
 import { newId } from '../../domain/ids';
 import { reportWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import { REPORT_FAILURE_REASON } from '../../workflows/report-export';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { reports } from './fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let r: ReturnType<typeof reports>;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   r = reports(platform);
 });
-
-afterAll(() => platform?.stop());
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -4,10 +4,10 @@ import { storedFileUrl } from '../../api/files/stored-file-url';
 import { FREE_TEXT_COLUMNS, SUBSCRIPTION_REPORT_COLUMNS, type Cell } from '../../domain/report-columns';
 import { newId } from '../../domain/ids';
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { insertSubscription, reports, setCreatedAt } from './fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let r: ReturnType<typeof reports>;
 
 const FROM = '2026-01-01T00:00:00.000000Z';
@@ -169,12 +169,9 @@ async function buildWorld(): Promise<World> {
 }
 
 beforeAll(async () => {
-  platform = await startPlatform();
   r = reports(platform);
   world = await buildWorld();
 });
-
-afterAll(() => platform?.stop());
 
 function keyWith(permissions: string[], channelIds: string[] = []) {
   return createOperatorApiKey(platform.db, { accountId: platform.accountId, name: 'scoped', channelIds, permissions: permissions as any });

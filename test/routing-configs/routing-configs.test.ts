@@ -1,13 +1,7 @@
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const TREE = {
   rules: [{ name: 'euro', match: { currencies: ['EUR'], amount: { min: 0, max: 100_000 } }, providers: ['sandbox-beta', 'sandbox-alpha'] }],

@@ -5,10 +5,10 @@ import type { FileStorage } from '../../activities/storage/file-storage';
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import { createAccount, createChannel } from '../../scripts/operator/accounts';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { bookedPayment, executeInRuns, storageFailing, withActivities } from './fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let channelId: string;
 
 const PROVIDERS = ['sandbox-alpha', 'sandbox-beta'];
@@ -29,15 +29,12 @@ async function bookDay(day: string, currencies: string[]): Promise<number> {
 let accountId: string | undefined;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   // An account of its own with one legal entity: every channel falls back to it.
   const account = await createAccount(platform.db, 'Batches');
   accountId = account.id;
   channelId = (await createChannel(platform.db, account.id, 'Web')).id;
   await createLegalEntity(platform.db, { accountId: account.id, name: 'Batch GmbH', country: 'DEU' });
 });
-
-afterAll(() => platform?.stop());
 
 let runs = 0;
 

@@ -1,10 +1,10 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { AT_ALPHA, AT_BETA, bookedPayment, download, moneyFlows, settle, type Paid } from './fixtures';
 
-let platform: Platform;
+const platform = usePlatform();
 let flows: ReturnType<typeof moneyFlows>;
 
 /** The day under test, the days around it, and what happened on them. */
@@ -18,7 +18,6 @@ const paid: Record<string, Paid> = {};
 let refundIds: Record<string, string> = {};
 
 beforeAll(async () => {
-  platform = await startPlatform();
   flows = moneyFlows(platform);
   const [channelA, channelB, channelC] = platform.channelIds;
   leA = await flows.legalEntity(channelA, 'Acme GmbH', 'DEU');
@@ -47,8 +46,6 @@ beforeAll(async () => {
   await flows.bookAt(`${NEXT_DAY}T00:00:00.000Z`, { charges: [paid.late.chargeId] });
   await flows.bookAt(`${PREVIOUS_DAY}T23:59:59.999Z`, { charges: [paid.early.chargeId] });
 });
-
-afterAll(() => platform?.stop());
 
 function rootCauseOf(error: unknown): unknown {
   let cause = error;

@@ -2,11 +2,11 @@ import { computeV1Signature } from '../../domain/v1-signature';
 import { createAccount } from '../../scripts/operator/accounts';
 import { issueV1Secret, operatorSecretsKey } from '../../scripts/operator/v1-secrets';
 import { merchant, waitFor } from '../invoices-payments/fixtures';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
 /** POST /subscription/restore on the whole platform: real restore, real workflow, real time-skipping server. */
 
-let platform: Platform;
+const platform = usePlatform();
 let api: ReturnType<typeof merchant>;
 let secret: string;
 let priceId: string;
@@ -14,7 +14,6 @@ let customerId: string;
 let instrumentId: string;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   api = merchant(platform);
   secret = (await issueV1Secret(platform.db, platform.accountId, operatorSecretsKey())).secret;
   const product = await api.ok('products/create', { name: 'Streaming' });
@@ -31,8 +30,6 @@ beforeAll(async () => {
   customerId = await api.customer();
   instrumentId = await api.card(customerId, '4242424242424242');
 });
-
-afterAll(() => platform?.stop());
 
 async function getSubscription(id: string) {
   return api.ok('subscriptions/get', { id });

@@ -6,15 +6,9 @@ import { Worker } from '@temporalio/worker';
 import { V1_REPLAY_WINDOW_MS } from '../../services/v1/seen-requests';
 import { IDEMPOTENCY_PURGE_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const hash = (text: string) => new Uint8Array(createHash('sha256').update(text).digest());
 

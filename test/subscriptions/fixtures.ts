@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { subscriptionWorkflowId } from '../../domain/workflow-ids';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { subscriptionStateQuery } from '../../workflows/subscription-messages';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform, type Platform } from '../support/platform';
 import { merchant, waitFor } from '../invoices-payments/fixtures';
 
 export { waitFor };
@@ -119,10 +119,6 @@ export type SubscriptionSteps = ReturnType<typeof subscriptions>;
  * platform and the subscription steps on it to the suite's own variables.
  */
 export function useSubscriptionPlatform(ready: (platform: Platform, steps: SubscriptionSteps) => void): void {
-  let platform: Platform | undefined;
-  beforeAll(async () => {
-    platform = await startPlatform();
-    ready(platform, subscriptions(platform));
-  });
-  afterAll(() => platform?.stop());
+  const platform = usePlatform();
+  beforeAll(() => ready(platform, subscriptions(platform)));
 }

@@ -141,3 +141,20 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     },
   };
 }
+
+/**
+ * The platform of a test file (or of a `describe`): started in a `beforeAll`, stopped in an
+ * `afterAll`, both registered here. The handle is returned at once so a suite can close over
+ * it; its fields are filled when the `beforeAll` has run, so a suite's own `beforeAll`
+ * declared after this call already finds them.
+ */
+export function usePlatform(options: PlatformOptions = {}): Platform {
+  const handle = {} as Platform;
+  let started: Platform | undefined;
+  beforeAll(async () => {
+    started = await startPlatform(options);
+    Object.assign(handle, started);
+  });
+  afterAll(() => started?.stop());
+  return handle;
+}

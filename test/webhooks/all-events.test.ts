@@ -1,7 +1,7 @@
 import { endOfExpiryMonth } from '../../domain/cards';
 import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
 import { merchant } from '../invoices-payments/fixtures';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { startReceiver, waitFor, type TestReceiver } from './receiver';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -9,17 +9,15 @@ const GOOD = '4242424242424242';
 const SOFT = '4000000000009995';
 const ALL_TYPES = EVENT_NAMES.map((name) => EVENT_TYPES[name]);
 
-let platform: Platform;
+const platform = usePlatform();
 let receiver: TestReceiver;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   receiver = await startReceiver();
 });
 
 afterAll(async () => {
   await receiver?.close();
-  await platform?.stop();
 });
 
 /**

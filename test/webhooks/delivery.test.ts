@@ -5,7 +5,7 @@ import { RateLimiter } from '../../api/rate-limit/token-bucket';
 import { startWebhookDelivery } from '../../services/workflows/webhook-delivery';
 import { computeSignature, verifySignature } from '../../domain/webhook-receiver';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { startReceiver, waitFor, type TestReceiver } from './receiver';
 
 // Attempts that hang are cut off after 1 s here rather than 10 s; read by the worker at each attempt.
@@ -14,14 +14,10 @@ process.env.WEBHOOK_DELIVERY_TIMEOUT_MS = '1000';
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 
-let platform: Platform;
+const platform = usePlatform();
 const receivers: TestReceiver[] = [];
 /** Endpoints a test made ACTIVE: deactivated after it, so no test receives another's events. */
 let endpointsOfTest: string[] = [];
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
 
 afterEach(async () => {
   for (const id of endpointsOfTest) await platform.call('/v2/webhooks/patch', { id, status: 'INACTIVE' });
@@ -30,7 +26,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
-  await platform?.stop();
 });
 
 async function ok(path: string, body: unknown) {

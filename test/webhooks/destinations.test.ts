@@ -2,21 +2,17 @@ import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 import { waitFor } from './receiver';
 
 // Read by the worker at each attempt: long enough that an answer cut off by the 64 KiB cap is
 // told apart from one cut off by the timeout.
 process.env.WEBHOOK_DELIVERY_TIMEOUT_MS = '3000';
 
-let platform: Platform;
+const platform = usePlatform();
 const closers: (() => void)[] = [];
 /** Endpoints a test made ACTIVE: deactivated after it, so no test receives another's events. */
 let active: string[] = [];
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
 
 afterEach(async () => {
   for (const id of active) await ok('webhooks/patch', { id, status: 'INACTIVE' });
@@ -25,7 +21,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   closers.forEach((close) => close());
-  await platform?.stop();
 });
 
 async function ok(path: string, body: unknown) {

@@ -2,15 +2,9 @@ import { openSecret } from '../../domain/secret-box';
 import { webhookSecretPurpose } from '../../domain/webhook-signature';
 import { secretsKey } from '../../services/secrets/secrets-key';
 import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
-import { startPlatform, type Platform } from '../support/platform';
+import { usePlatform } from '../support/platform';
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(() => platform?.stop());
+const platform = usePlatform();
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 let n = 0;
