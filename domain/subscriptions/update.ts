@@ -1,34 +1,14 @@
-import type { BillingPeriod } from '../billing-periods';
-import type { BillingType } from '../billing-types';
 import { formatDateTime } from '../datetime';
 import { requireTransition, SubscriptionRefused } from '../subscription-status';
 import { requireLineCount, requireOneBillingPeriod } from './lines';
 import { prorateLineChanges, type Proration } from './proration';
 import { touch, type Discount, type Line, type LineTax, type Step, type SubscriptionState } from './state';
 
-/** A line the API resolved from a product price. */
-export interface NewLine {
-  id: string;
-  productId: string;
-  productPriceId: string;
-  productName: string;
-  productDescription: string | null;
-  billingType: BillingType;
-  amount: number;
-  quantity: number;
-  billingPeriod: BillingPeriod | null;
-  tax: LineTax | null;
-}
+/** What a line takes from the product price it bills. */
+export type PriceChange = Pick<Line, 'productId' | 'productPriceId' | 'productName' | 'productDescription' | 'billingType' | 'amount' | 'billingPeriod'>;
 
-export interface PriceChange {
-  productId: string;
-  productPriceId: string;
-  productName: string;
-  productDescription: string | null;
-  billingType: BillingType;
-  amount: number;
-  billingPeriod: BillingPeriod | null;
-}
+/** A line the API resolved from a product price. */
+export type NewLine = PriceChange & Pick<Line, 'id' | 'quantity'> & { tax: LineTax | null };
 
 export interface SubscriptionChanges {
   paymentInstrumentId?: string;
