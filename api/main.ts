@@ -1,12 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../prisma/client';
 import { apiConfigFromEnv } from './config';
+import { temporalSettings } from '../services/temporal/connection-settings';
 import { urlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
 import { secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from './http/server';
 
-/** Runs the HTTP API on its own: `DATABASE_URL`, `TEMPORAL_ADDRESS`, `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */
+/** Runs the HTTP API on its own: `DATABASE_URL`, Temporal's settings (services/temporal/connection-settings.ts), `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
@@ -18,8 +19,9 @@ async function main(): Promise<void> {
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
   await sealClearFingerprintKeys(db, key);
   // Lazy: the API serves what needs no workflow while Temporal is still starting or briefly away.
-  const connection = Connection.lazy({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
-  const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
+  const { connectionOptions, namespace } = temporalSettings();
+  const connection = Connection.lazy(connectionOptions);
+  const temporal = new Client({ connection, namespace });
   const server = buildServer(
     { db, temporal, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
     { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL },
