@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../prisma/client';
 import { apiConfigFromEnv } from './config';
 import { temporalSettings } from '../services/temporal/connection-settings';
+import { shutdownTimeoutMs } from './http/shutdown';
 import { urlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
 import { secretsKey } from '../services/secrets/secrets-key';
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   );
   await server.listen({ port: config.port, host: config.host });
   const stop = async () => {
+    // Bounded: in-flight requests get SHUTDOWN_TIMEOUT_MS to finish, then the process goes anyway.
+    setTimeout(() => process.exit(1), shutdownTimeoutMs()).unref();
     await server.close();
     await connection.close();
     await db.$disconnect();

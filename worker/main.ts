@@ -4,6 +4,7 @@ import { secretsKey } from '../services/secrets/secrets-key';
 import { temporalSettings } from '../services/temporal/connection-settings';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from './create-worker';
+import { startWorkerHealthServer } from './health-server';
 import { ensureMaintenanceWorkflows } from './maintenance';
 
 /** Runs the worker on its own: `DATABASE_URL` and Temporal's settings (services/temporal/connection-settings.ts) say where everything is; `SECRETS_KEY` is required. */
@@ -15,12 +16,16 @@ async function main(): Promise<void> {
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
   const { connectionOptions, namespace } = temporalSettings();
   const connection = await NativeConnection.connect(connectionOptions);
-  const worker = await createWorker({ connection, db, namespace });
+  const worker = await createWorker({ connection, db, namespace, shutdownGraceMs: Number(process.env.WORKER_SHUTDOWN_GRACE_MS ?? 10_000) });
   const clientConnection = await Connection.connect(connectionOptions);
-  await ensureMaintenanceWorkflows(new Client({ connection: clientConnection, namespace }));
-  await clientConnection.close();
+  const temporal = new Client({ connection: clientConnection, namespace });
+  await ensureMaintenanceWorkflows(temporal);
+  const healthPort = Number(process.env.WORKER_HEALTH_PORT ?? 0);
+  const health = healthPort > 0 ? await startWorkerHealthServer(healthPort, { worker, db, temporal }) : undefined;
   // The SDK shuts the worker down gracefully on SIGINT and SIGTERM; run() resolves after it drains.
   await worker.run();
+  health?.close();
+  await clientConnection.close();
   await connection.close();
   await db.$disconnect();
 }
