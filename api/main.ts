@@ -16,8 +16,8 @@ async function main(): Promise<void> {
   // stop the start here rather than fail those requests with a 500 later.
   const key = secretsKey();
   if (!urlSigningKey()) throw new Error('URL_SIGNING_KEY is not set (docs/configuration.md).');
-  const config = apiConfigFromEnv();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
+  const config = apiConfigFromEnv(db);
   await sealClearFingerprintKeys(db, key);
   // Lazy: the API serves what needs no workflow while Temporal is still starting or briefly away.
   const { connectionOptions, namespace } = temporalSettings();

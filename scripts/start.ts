@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     stops.push(() => clientConnection.close());
     const temporalClient = new Client({ connection: clientConnection, namespace });
     await ensureMaintenanceWorkflows(temporalClient);
-    const config = apiConfigFromEnv();
+    const config = apiConfigFromEnv(db);
     const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${config.port}`;
     const server = buildServer(
       { db, temporal: temporalClient, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
