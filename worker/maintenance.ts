@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { ensureIdempotencyPurge, ensurePaymentSweep } from '../services/workflows/maintenance';
-import { ensureSettlementSchedules } from './settlement-schedules';
+import { ensureSettlementSchedules } from '../services/workflows/settlement-schedules';
 
 /**
  * Starts the platform's housekeeping workflows unless they already run: every worker start
