@@ -57,7 +57,7 @@ export interface UpdateRequestKey {
   key: string;
 }
 
-/** The Updates a subscription's workflow takes from outside, each with its argument. */
+/** The Updates a subscription's workflow takes from outside, each with its argument; `update` is the Update's name, which the updateId of a keyed request starts with. */
 export type SubscriptionChange =
   | { update: 'cancel'; request: CancelRequest }
   | { update: 'update'; changes: SubscriptionChanges }
