@@ -7,7 +7,7 @@ import { recordEvent } from '../../prisma/outbox';
 import { customerSnapshotOf, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
 import { chargeableInstrument, chargedInstrumentId } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
-import { startInvoiceCollection } from './collection-workflow';
+import { startInvoiceCollection } from '../workflows/invoice-collection';
 import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
 
 type Transaction = Prisma.TransactionClient;

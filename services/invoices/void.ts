@@ -5,7 +5,7 @@ import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
 import type { Scope } from '../scope';
-import { signalInvoiceStatusChanged } from './collection-workflow';
+import { signalInvoiceStatusChanged } from '../workflows/invoice-collection';
 import { invoiceSelect, serializeInvoice, type InvoiceObject } from './invoice-object';
 import { lockVisibleInvoice } from './repository';
 
