@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ActivityDependencies } from '.';
 import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../services/invoices/finalize';
-import { finishRefund, refundablePayment, reserveRefund } from '../services/payments/refunds';
-import { lockInvoice } from '../services/payments/settle';
+import { refundProrationCredit, type ProrationCredit } from '../services/subscriptions/proration-refund';
 import { createInvoiceRecord, findInvoiceCustomer } from '../services/invoices/repository';
 import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../services/subscriptions/repository';
 import { serializeSubscription, type SubscriptionObject } from '../services/subscriptions/subscription-object';
@@ -11,7 +10,6 @@ import type { EventName } from '../domain/event-catalogue';
 import { ID_PREFIXES } from '../domain/ids';
 import { INVOICE_TRANSITIONS } from '../domain/invoice-status';
 import { invoiceTerms, type PlannedInvoice } from '../domain/subscriptions/billing';
-import { creditToRefund, type Proration } from '../domain/subscriptions/proration';
 import { type SubscriptionState } from '../domain/subscriptions/state';
 import { ApplicationFailure } from '@temporalio/common';
 import { failureOf } from './refusals';
@@ -40,13 +38,6 @@ export interface SaveInput {
   invoice?: PlannedInvoice;
 }
 
-export interface CreditInput {
-  subscriptionId: string;
-  /** Names the credit (`proration/<version>`): its refunds are keyed by it, once each. */
-  key: string;
-  credit: Proration;
-}
-
 export interface SaveResult {
   subscription: SubscriptionObject;
   invoice?: { id: string; status: string };
@@ -64,51 +55,7 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
       });
     },
 
-    /**
-     * Gives back a proration credit (docs/subscriptions.md, "Proration"): discounted as the
-     * newest paid invoice was and taxed as its lines were (creditToRefund), then refunded against the
-     * subscription's paid invoices, newest first, as far as their payments go; what they never
-     * took is not given. All refunds are reserved in one transaction under keys derived from
-     * the credit, so a retry finds them and only finishes them with their providers.
-     */
-    async refundProrationCredit(input: CreditInput): Promise<{ refunded: number; refundIds: string[] }> {
-      const prefix = `subscription-credit/${input.subscriptionId}/${input.key}/`;
-      const refundIds = await db.$transaction(async (tx) => {
-        const paid = await tx.invoice.findMany({
-          where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null },
-          orderBy: { id: 'desc' },
-          select: { id: true, accountId: true, amountDetails: true },
-        });
-        if (paid.length === 0) return [];
-        // Refunds stay on PAID invoices: a retry finds what the first run reserved among them.
-        const reserved = await tx.refund.findMany({
-          where: { invoiceId: { in: paid.map((invoice) => invoice.id) }, idempotencyKey: { startsWith: prefix } },
-          orderBy: { id: 'asc' },
-          select: { id: true },
-        });
-        if (reserved.length > 0) return reserved.map((r) => r.id);
-        const newest = paid[0]!;
-        let left = creditToRefund(input.credit, newest.amountDetails as { subtotal: number; discount: number });
-        const ids: string[] = [];
-        const now = new Date();
-        for (const invoice of paid) {
-          if (left === 0) break;
-          await lockInvoice(tx, invoice.id);
-          const found = await refundablePayment(tx, invoice.id);
-          if (!found || found.refundable === 0) continue;
-          const amount = Math.min(left, found.refundable);
-          ids.push(await reserveRefund(tx, { invoice, payment: found.payment, amount, reason: input.credit.description, key: `${prefix}${invoice.id}`, now }));
-          left -= amount;
-        }
-        return ids;
-      });
-      let refunded = 0;
-      for (const id of refundIds) {
-        const outcome = await finishRefund(db, id, (work) => db.$transaction(work), () => new Date());
-        if (outcome.refund.status === 'SUCCEEDED') refunded += outcome.refund.amount;
-      }
-      return { refunded, refundIds };
-    },
+    refundProrationCredit: (input: ProrationCredit) => refundProrationCredit({ db, now: () => new Date() }, input),
 
     /** How many of the subscription's invoices are still owed (could still be paid). */
     async subscriptionInvoicesOwed({ subscriptionId }: { subscriptionId: string }): Promise<number> {
