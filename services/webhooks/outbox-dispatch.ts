@@ -4,6 +4,7 @@ import { fanOutEvents } from './fan-out';
 
 /** Events claimed per transaction; each becomes one workflow start per subscribed endpoint. */
 export const DISPATCH_BATCH_SIZE = 200;
+
 export interface OutboxDispatchDependencies {
   db: Database;
   temporal: Client;
