@@ -4,6 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
 import { DELIVERY_FAILURES, httpFailure, isSuccessStatus, type DeliveryFailure } from '../domain/webhook-delivery-failure';
 import { destinationAllowed, unbracketed } from '../domain/webhook-destination';
+import type { Answer } from '../services/webhooks/delivery-attempt';
 
 /**
  * How much of a receiver's answer is read before the connection is closed: enough for any
@@ -11,12 +12,6 @@ import { destinationAllowed, unbracketed } from '../domain/webhook-destination';
  * worker's memory. Nothing of the body is kept.
  */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
-
-export interface Answer {
-  responseStatus: number | null;
-  error: DeliveryFailure | null;
-  durationMs: number;
-}
 
 /** Every address a host name resolves to (an IP literal resolves to itself). */
 export type Resolve = (hostname: string) => Promise<LookupAddress[]>;

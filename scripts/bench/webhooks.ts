@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { insertEndpoint } from '../../api/webhooks/repository';
+import { insertEndpoint } from '../../services/webhooks/repository';
 import { createWebhookReceiver, MemoryEventIdStore } from '../../domain/webhook-receiver';
 import { createDatabase } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
