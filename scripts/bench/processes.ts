@@ -24,6 +24,9 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
   throw new Error('the API did not become healthy');
 }
 
+/** The API's pool in the benches; ceilings beside it get a pool of the same size. */
+export const API_POOL_SIZE = 20;
+
 export interface ApiUnderTest {
   port: number;
   stop(): Promise<void>;
@@ -43,7 +46,7 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: '20',
+      DATABASE_POOL_SIZE: String(API_POOL_SIZE),
       PORT: String(port),
       LOG_LEVEL: 'silent',
       TEMPORAL_ADDRESS: '127.0.0.1:1',
