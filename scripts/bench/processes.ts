@@ -12,7 +12,8 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = pr
 
 /** Waits until the API under test answers its health check, or fails if it exits first. */
 export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  // 60 s: on a machine loaded by other work the API's start (tsx, Prisma's Wasm compiler) took over 20.
+  for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error('the API process exited early');
     try {
       if ((await fetch(url)).ok) return;
