@@ -143,7 +143,10 @@ interface CustomerSnapshot {
   tax: { taxability: string };
 }
 
-/** One invoice line item with its invoice, as the export reads it. */
+/**
+ * One invoice as the export reads it: the first columns of each of its rows, the same for
+ * every line item of the invoice.
+ */
 export interface InvoiceReportSource {
   id: string;
   status: string;
@@ -159,21 +162,23 @@ export interface InvoiceReportSource {
   customer: CustomerSnapshot;
   amountDetails: { subtotal: number; discount: number; taxable?: number; tax?: number };
   discounts: ReadonlyArray<{ coupon_id?: string; coupon_code?: string }>;
-  line: {
-    productPriceId: string | null;
-    description: string | null;
-    amount: number;
-    currency: string;
-    quantity: number;
-    subtotal: number;
-    discount: number;
-    taxable: number;
-    tax: number;
-    taxCategoryId: string | null;
-    taxMode: string | null;
-    /** Percent, as the API writes it: 19, 7.5. */
-    taxRate: number | null;
-  };
+}
+
+/** One invoice line item: the last columns of its row. */
+export interface InvoiceLineReportSource {
+  productPriceId: string | null;
+  description: string | null;
+  amount: number;
+  currency: string;
+  quantity: number;
+  subtotal: number;
+  discount: number;
+  taxable: number;
+  tax: number;
+  taxCategoryId: string | null;
+  taxMode: string | null;
+  /** Percent, as the API writes it: 19, 7.5. */
+  taxRate: number | null;
 }
 
 /** One subscription line item with its subscription, as the export reads it. */
@@ -234,8 +239,12 @@ function invoiceDiscounts(discounts: InvoiceReportSource['discounts']): Cell {
   return JSON.stringify(discounts.map((d) => ({ coupon_id: d.coupon_id, coupon_code: d.coupon_code })));
 }
 
-export function invoiceReportRow(source: InvoiceReportSource): Cell[] {
-  const { customer, line } = source;
+/**
+ * An INVOICES row is the invoice's cells followed by its line item's: the export computes the
+ * invoice's once and reuses them for each of its line items.
+ */
+export function invoiceReportCells(source: InvoiceReportSource): Cell[] {
+  const { customer } = source;
   const address = customer.address ?? {};
   return [
     source.id,
@@ -265,6 +274,11 @@ export function invoiceReportRow(source: InvoiceReportSource): Cell[] {
     cell(source.amountDetails.taxable),
     cell(source.amountDetails.tax),
     invoiceDiscounts(source.discounts),
+  ];
+}
+
+export function invoiceLineReportCells(line: InvoiceLineReportSource): Cell[] {
+  return [
     line.productPriceId,
     line.description,
     line.amount,

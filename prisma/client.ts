@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 
 export type Database = PrismaClient;
@@ -18,17 +19,26 @@ export const CONNECTION_ACQUIRE_TIMEOUT_MS = 10_000;
  * are reached by transactions that are merely slow, not stuck.
  */
 export function createDatabase(databaseUrl: string, poolSize = 10): Database {
+  const pool = new Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: CONNECTION_ACQUIRE_TIMEOUT_MS, keepAlive: true });
   const db = new PrismaClient({
-    adapter: new PrismaPg({
-      connectionString: databaseUrl,
-      max: poolSize,
-      connectionTimeoutMillis: CONNECTION_ACQUIRE_TIMEOUT_MS,
-      keepAlive: true,
-    }),
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: CONNECTION_ACQUIRE_TIMEOUT_MS, timeout: 30_000 },
   });
   poolSizes.set(db, poolSize);
+  pools.set(db, pool);
   return db;
+}
+
+const pools = new WeakMap<Database, Pool>();
+
+/**
+ * The pg pool behind `db`, for the few reads Prisma cannot express: a statement whose rows are
+ * streamed as they arrive (prisma/streamed-rows.ts). Its connections are the same as Prisma's.
+ */
+export function poolOf(db: Database): Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('This client was not made by createDatabase: it has no pool of its own to stream rows from.');
+  return pool;
 }
 
 const poolSizes = new WeakMap<Database, number>();

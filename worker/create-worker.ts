@@ -4,6 +4,7 @@ import { createActivities } from '../activities';
 import { runOutboxDispatcher } from '../activities/outbox-dispatch';
 import { TASK_QUEUE } from '../domain/workflow-ids';
 import type { Database } from '../prisma/client';
+import { maxCachedWorkflowsFromEnv } from './workflow-cache';
 
 export interface WorkerDependencies {
   connection: NativeConnection;
@@ -12,7 +13,7 @@ export interface WorkerDependencies {
   taskQueue?: string;
   /** A pre-built bundle (`bundleWorkflowCode`), so tests and production skip bundling at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
-  /** 0 turns off sticky execution: every workflow task replays its history from the start. */
+  /** 0 turns off sticky execution: every workflow task replays its history from the start. Default: WORKER_MAX_CACHED_WORKFLOWS (worker/workflow-cache.ts). */
   maxCachedWorkflows?: number;
   /** false: no outbox dispatcher beside this worker (docs/webhooks.md, "Dispatch"). */
   outboxDispatch?: boolean;
@@ -26,7 +27,7 @@ export async function createWorker(deps: WorkerDependencies): Promise<Worker> {
     namespace: deps.namespace ?? 'default',
     taskQueue: deps.taskQueue ?? TASK_QUEUE,
     activities: createActivities({ db: deps.db }),
-    ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
+    maxCachedWorkflows: deps.maxCachedWorkflows ?? maxCachedWorkflowsFromEnv(),
     // The force time bounds a shutdown whose activities ignore cancellation.
     ...(deps.shutdownGraceMs !== undefined ? { shutdownGraceTime: deps.shutdownGraceMs, shutdownForceTime: deps.shutdownGraceMs + 10_000 } : {}),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),

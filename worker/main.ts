@@ -6,6 +6,8 @@ import { createDatabase } from '../prisma/client';
 import { createWorker } from './create-worker';
 import { startWorkerHealthServer } from './health-server';
 import { ensureMaintenanceWorkflows } from './maintenance';
+import { maxCachedWorkflowsFromEnv } from './workflow-cache';
+import { bundleWorkflowsInChild } from './workflow-bundle';
 
 /** Runs the worker on its own: `DATABASE_URL` and Temporal's settings (services/temporal/connection-settings.ts) say where everything is; `SECRETS_KEY` is required. */
 async function main(): Promise<void> {
@@ -13,10 +15,18 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
   // Webhook deliveries sign with sealed secrets: without the key every one of them would fail.
   secretsKey();
+  const maxCachedWorkflows = maxCachedWorkflowsFromEnv();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
   const { connectionOptions, namespace } = temporalSettings();
   const connection = await NativeConnection.connect(connectionOptions);
-  const worker = await createWorker({ connection, db, namespace, shutdownGraceMs: Number(process.env.WORKER_SHUTDOWN_GRACE_MS ?? 10_000) });
+  const worker = await createWorker({
+    connection,
+    db,
+    namespace,
+    workflowBundle: await bundleWorkflowsInChild(),
+    maxCachedWorkflows,
+    shutdownGraceMs: Number(process.env.WORKER_SHUTDOWN_GRACE_MS ?? 10_000),
+  });
   const clientConnection = await Connection.connect(connectionOptions);
   const temporal = new Client({ connection: clientConnection, namespace });
   await ensureMaintenanceWorkflows(temporal);

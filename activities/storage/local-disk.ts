@@ -24,7 +24,8 @@ export class LocalDiskStorage implements FileStorage {
     await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.${process.pid}.${Date.now()}.partial`;
     try {
-      await pipeline(body instanceof Readable ? body : Readable.from(body), createWriteStream(temporary, { mode: 0o600 }));
+      // One chunk read ahead at most: a generator's chunks (a report's pages) wait in the generator, not in memory.
+      await pipeline(body instanceof Readable ? body : Readable.from(body, { highWaterMark: 1 }), createWriteStream(temporary, { mode: 0o600 }));
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });

@@ -16,7 +16,7 @@ import { freePort } from '../net/free-port';
 /**
  * `npm run bench:reports`: an INVOICES report over BENCH_LINE_ITEMS (default 1,000,000) invoice
  * line items, BENCH_LINES_PER_INVOICE (10) per finalized invoice, built by the export code
- * the activity runs (keyset pages → papaparse → local-disk storage), without Temporal. Beside
+ * the activity runs (one streamed statement → papaparse → local-disk storage), without Temporal. Beside
  * it, in the same run on the same PostgreSQL, the database's own `COPY (…) TO STDOUT (FORMAT
  * csv)` of the same rows and columns, read over the pg protocol into a file. Prints rows per
  * second and the process's peak RSS for both.
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
     const rate = (rows: number, seconds: number) => `${Math.round(rows / seconds).toLocaleString('en-US')} rows/s`;
     const file = exported.result;
     console.log('');
-    console.log(`INVOICES report, ${file.rowCount.toLocaleString('en-US')} line items (${LINES_PER_INVOICE} per invoice), export code path (keyset pages of 2,000 → papaparse → local disk):`);
+    console.log(`INVOICES report, ${file.rowCount.toLocaleString('en-US')} line items (${LINES_PER_INVOICE} per invoice), export code path (one streamed statement, batches of 1,000 → papaparse → local disk):`);
     console.log(
       `  ${rate(file.rowCount, exported.seconds)}   ${exported.seconds.toFixed(1)} s   ${(file.byteSize / 2 ** 20).toFixed(0)} MiB CSV   RSS before ${exported.startRssMiB.toFixed(0)} MiB, peak ${exported.peakRssMiB.toFixed(0)} MiB`,
     );
