@@ -18,7 +18,7 @@ export const CONNECTION_ACQUIRE_TIMEOUT_MS = 10_000;
  * are reached by transactions that are merely slow, not stuck.
  */
 export function createDatabase(databaseUrl: string, poolSize = 10): Database {
-  const db = new PrismaClient({
+  return new PrismaClient({
     adapter: new PrismaPg({
       connectionString: databaseUrl,
       max: poolSize,
@@ -27,13 +27,4 @@ export function createDatabase(databaseUrl: string, poolSize = 10): Database {
     }),
     transactionOptions: { maxWait: CONNECTION_ACQUIRE_TIMEOUT_MS, timeout: 30_000 },
   });
-  poolSizes.set(db, poolSize);
-  return db;
-}
-
-const poolSizes = new WeakMap<Database, number>();
-
-/** The connection pool size `db` was created with (10 for a client made elsewhere). */
-export function poolSizeOf(db: Database): number {
-  return poolSizes.get(db) ?? 10;
 }
