@@ -4,7 +4,7 @@ import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { customerSnapshotOf, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
+import { customerSnapshotOf, invoiceColumnsSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
 import { chargeableInstrument, chargedInstrumentId } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import { startInvoiceCollection } from './collection-workflow';
@@ -83,7 +83,7 @@ export async function finalizeDraft(
 
   const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
   const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
-  const saved = await tx.invoice.update({
+  const columns = await tx.invoice.update({
     where: { id: row.id },
     data: {
       status,
@@ -93,8 +93,10 @@ export async function finalizeDraft(
       ...(charged ? { paymentInstrumentId: chargedInstrumentId(row.paymentInstrumentId, customer) ?? null } : {}),
       ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
     },
-    select: invoiceSelect,
+    select: invoiceColumnsSelect,
   });
+  // Finalizing leaves the lines as they were read under the lock.
+  const saved: InvoiceRow = { ...columns, lineItems: row.lineItems };
   const invoice = serializeInvoice(saved, { now });
   const event = { accountId: saved.accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };
   await recordEvent(tx, { ...event, name: 'InvoiceFinalized' });

@@ -17,7 +17,8 @@ export interface StoredDiscount {
   calculation_value: number;
 }
 
-export const invoiceSelect = {
+/** The invoice's own columns: a write selects these back in its one RETURNING statement. */
+export const invoiceColumnsSelect = {
   id: true,
   accountId: true,
   channelId: true,
@@ -45,8 +46,9 @@ export const invoiceSelect = {
   deletedAt: true,
   createdAt: true,
   updatedAt: true,
-  lineItems: { orderBy: { position: 'asc' } },
 } as const satisfies Prisma.InvoiceSelect;
+
+export const invoiceSelect = { ...invoiceColumnsSelect, lineItems: { orderBy: { position: 'asc' } } } as const satisfies Prisma.InvoiceSelect;
 
 export type InvoiceRow = Prisma.InvoiceGetPayload<{ select: typeof invoiceSelect }>;
 

@@ -9,7 +9,7 @@ import type { BillingReason } from '../../domain/billing-reasons';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { TaxMode } from '../../domain/invoice-amounts';
 import type { DiscountRequest, LineItemRequest } from './invoice-requests';
-import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
+import { invoiceColumnsSelect, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
 
 type Db = Prisma.TransactionClient;
 
@@ -55,10 +55,13 @@ export const customerSnapshotSelect = {
  */
 export async function resolveLines(db: Db, accountId: string, currency: string, requested: readonly LineItemRequest[]): Promise<DraftLine[]> {
   const priceIds = [...new Set(requested.flatMap((line) => (line.product_price_id ? [line.product_price_id] : [])))];
-  const prices = await db.productPrice.findMany({
-    where: { accountId, id: { in: priceIds } },
-    select: { id: true, currency: true, amount: true, taxCategoryId: true, product: { select: { name: true } } },
-  });
+  const prices =
+    priceIds.length === 0
+      ? []
+      : await db.productPrice.findMany({
+          where: { accountId, id: { in: priceIds } },
+          select: { id: true, currency: true, amount: true, taxCategoryId: true, product: { select: { name: true } } },
+        });
   const byId = new Map(prices.map((price) => [price.id, price]));
   return requested.map((line, index): DraftLine => {
     const tax = line.tax ? { categoryId: line.tax.category_id ?? null, mode: line.tax.mode, rate: line.tax.rate } : null;
@@ -97,6 +100,7 @@ export async function resolveLines(db: Db, accountId: string, currency: string, 
  * same coupon named twice.
  */
 export async function resolveDiscounts(db: Db, accountId: string, currency: string, requested: readonly DiscountRequest[]): Promise<StoredDiscount[]> {
+  if (requested.length === 0) return [];
   const ids = requested.flatMap((d) => (d.coupon_id ? [d.coupon_id] : []));
   const codes = requested.flatMap((d) => (d.coupon_code ? [d.coupon_code] : []));
   const coupons = await db.coupon.findMany({ where: { accountId, OR: [{ id: { in: ids } }, { code: { in: codes } }] } });
@@ -222,7 +226,9 @@ export interface NewInvoice {
 export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<{ row: InvoiceRow; object: InvoiceObject }> {
   const amounts = amountsOf(invoice.state);
   const id = invoice.id ?? newId('invoice', invoice.now.getTime());
-  await tx.invoice.create({
+  // Each insert returns its row: the object is built from them without reading the invoice back.
+  const columns = await tx.invoice.create({
+    select: invoiceColumnsSelect,
     data: {
       id,
       accountId: invoice.accountId,
@@ -237,8 +243,9 @@ export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<
       updatedAt: invoice.now,
     },
   });
-  await tx.invoiceLineItem.createMany({ data: lineRows(id, invoice.currency, invoice.state, amounts, invoice.now) });
-  const row = await tx.invoice.findUniqueOrThrow({ where: { id }, select: invoiceSelect });
+  const lines = lineRows(id, invoice.currency, invoice.state, amounts, invoice.now);
+  const lineItems = lines.length === 0 ? [] : await tx.invoiceLineItem.createManyAndReturn({ data: lines });
+  const row: InvoiceRow = { ...columns, lineItems: lineItems.sort((a, b) => a.position - b.position) };
   const object = serializeInvoice(row, { now: invoice.now, customer: invoice.customer });
   await recordEvent(tx, {
     accountId: invoice.accountId,
@@ -294,7 +301,10 @@ export function draftStateOf(row: InvoiceRow): DraftState {
  * (or other than the `channel_id` named) is 404, as for customers.
  */
 export async function visibleInvoice(db: Db, scope: Scope, id: string): Promise<InvoiceRow> {
-  const row = await db.invoice.findFirst({ where: { id, accountId: scope.accountId, deletedAt: null }, select: invoiceSelect });
+  return visible(scope, id, await db.invoice.findFirst({ where: { id, accountId: scope.accountId, deletedAt: null }, select: invoiceSelect }));
+}
+
+function visible<T extends { channelId: string }>(scope: Scope, id: string, row: T | null | undefined): T {
   if (!row || (scope.channels !== null && !scope.channels.includes(row.channelId))) throw ApiError.notFound('Invoice', id);
   return row;
 }
@@ -303,6 +313,30 @@ export async function visibleInvoice(db: Db, scope: Scope, id: string): Promise<
 export async function lockVisibleInvoice(tx: Db, scope: Scope, id: string): Promise<InvoiceRow> {
   await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} FOR UPDATE`;
   return visibleInvoice(tx, scope, id);
+}
+
+/** What a charge claim decides on, read with the invoice's row lock in one statement. */
+export interface InvoiceToCharge {
+  id: string;
+  accountId: string;
+  channelId: string;
+  customerId: string;
+  status: string;
+  collectionMethod: string;
+  dueAt: Date | null;
+  paymentInProgressId: string | null;
+  amountDue: number;
+  currency: string;
+}
+
+/** `lockVisibleInvoice` for a charge claim: the lock and the few columns it needs, one round trip. */
+export async function lockVisibleInvoiceToCharge(tx: Db, scope: Scope, id: string): Promise<InvoiceToCharge> {
+  const [row] = await tx.$queryRaw<InvoiceToCharge[]>`
+    SELECT id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", status,
+      collection_method AS "collectionMethod", due_at AS "dueAt", payment_in_progress_id AS "paymentInProgressId",
+      amount_due AS "amountDue", currency
+    FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} AND deleted_at IS NULL FOR UPDATE`;
+  return visible(scope, id, row);
 }
 
 export function findInvoiceCustomer(db: Db, customerId: string) {

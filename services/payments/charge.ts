@@ -84,14 +84,17 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
   }
 
   const byKey = { accountId_idempotencyKey: { accountId: input.accountId, idempotencyKey: input.idempotencyKey } };
-  const existing = await db.payment.findUnique({ where: byKey });
+  // Read together: a repeated key needs none of the others, a new one needs all of them.
+  const [existing, customer, verdict] = await Promise.all([
+    db.payment.findUnique({ where: byKey }),
+    db.customer.findFirst({ where: { id: input.customerId, accountId: input.accountId } }),
+    chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId }),
+  ]);
   if (existing) return settle(db, providers, now, sameRequest(existing, input));
-
-  const customer = await db.customer.findFirst({ where: { id: input.customerId, accountId: input.accountId } });
   if (!customer) refuse(`Customer ${input.customerId} does not exist in account ${input.accountId}.`, 'CUSTOMER_NOT_FOUND');
-  const verdict = await chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId });
   const instrument = verdict.chargeable || verdict.reason === 'NOT_ACTIVE' ? verdict.instrument : undefined;
-  const opening = await openingDecision(db, now(), input, customer, verdict);
+  const channelId = instrument?.channelId ?? customer.channelId;
+  const [opening, tree] = await Promise.all([openingDecision(db, now(), input, customer, verdict), publishedRouteTree(db, input.accountId, channelId)]);
 
   const at = now();
   const attemptKey = newAttemptKey(at);
@@ -103,7 +106,7 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
       {
         id: newId('payment', at.getTime()),
         accountId: input.accountId,
-        channelId: instrument?.channelId ?? customer.channelId,
+        channelId,
         customerId: input.customerId,
         instrumentId: input.instrumentId,
         invoiceId: input.invoiceId ?? null,
@@ -126,7 +129,7 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
   });
   if (!created) return settle(db, providers, now, sameRequest(await db.payment.findUniqueOrThrow({ where: byKey }), input));
   if (opening || !verdict.chargeable) return summaryOf(created);
-  return drive(db, providers, now, { payment: created, attemptKey, resumed: false, subject: { instrument: verdict.instrument, address: customer.address } });
+  return drive(db, providers, now, { payment: created, attemptKey, resumed: false, subject: { instrument: verdict.instrument, address: customer.address, tree } });
 }
 
 function sameRequest(payment: PaymentRow, input: ChargeInput): PaymentRow {
@@ -201,10 +204,17 @@ interface Claimed {
   /** Someone may have asked a provider for this payment before: ask its books before charging. */
   resumed: boolean;
   /** Known when this run created the payment: nothing to read again. */
-  subject?: { instrument: InstrumentRow; address: Prisma.JsonValue | null };
+  subject?: Subject;
 }
 
 type InstrumentRow = Awaited<ReturnType<Database['paymentInstrument']['findUniqueOrThrow']>>;
+
+/** What routing and the providers need of a payment besides the row itself. */
+interface Subject {
+  instrument: InstrumentRow;
+  address: Prisma.JsonValue | null;
+  tree: RouteTree;
+}
 
 function isFinal(payment: PaymentRow): boolean {
   return payment.status !== 'PENDING' && payment.status !== 'PROCESSING';
@@ -250,8 +260,7 @@ function newAttemptKey(at: Date): string {
 async function drive(db: Database, providers: ProviderRegistry, now: () => Date, claimed: Claimed): Promise<ChargeSummary> {
   let payment = claimed.payment;
   try {
-    const { instrument, address } = claimed.subject ?? (await subjectOf(db, payment));
-    const tree = await publishedRouteTree(db, payment.accountId, payment.channelId);
+    const { instrument, address, tree } = claimed.subject ?? (await subjectOf(db, payment));
     const route = selectRoute(tree, {
       currency: payment.currency,
       amount: payment.amount,
@@ -290,12 +299,14 @@ async function drive(db: Database, providers: ProviderRegistry, now: () => Date,
   }
 }
 
-async function subjectOf(db: Database, payment: PaymentRow): Promise<{ instrument: InstrumentRow; address: Prisma.JsonValue | null }> {
-  const [instrument, customer] = await Promise.all([
+/** Read again on resume: the route in effect now applies to the providers not yet asked. */
+async function subjectOf(db: Database, payment: PaymentRow): Promise<Subject> {
+  const [instrument, customer, tree] = await Promise.all([
     db.paymentInstrument.findUniqueOrThrow({ where: { id: payment.instrumentId } }),
     db.customer.findUniqueOrThrow({ where: { id: payment.customerId }, select: { address: true } }),
+    publishedRouteTree(db, payment.accountId, payment.channelId),
   ]);
-  return { instrument, address: customer.address };
+  return { instrument, address: customer.address, tree };
 }
 
 interface Step {

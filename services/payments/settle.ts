@@ -3,7 +3,7 @@ import type { EventName } from '../../domain/event-catalogue';
 import { canTransition, nextStatus, type InvoiceTransition } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
+import { invoiceColumnsSelect, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
 import { invoiceObjectOf } from '../invoices/repository';
 import type { PaymentObject } from './payment-objects';
 
@@ -67,7 +67,7 @@ export async function settleCharge(
   const transition = transitionOf(invoice.status, charge, input.origin);
   const succeeded = charge.status === 'SUCCEEDED';
   const amountPaid = invoice.amountPaid + (succeeded ? input.amount : 0);
-  const row: InvoiceRow = await tx.invoice.update({
+  const columns = await tx.invoice.update({
     where: { id: invoice.id },
     data: {
       paymentInProgressId: null,
@@ -76,8 +76,10 @@ export async function settleCharge(
       ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
       ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.totalAmount - amountPaid), paidAt: now } : {}),
     },
-    select: invoiceSelect,
+    select: invoiceColumnsSelect,
   });
+  // A settlement leaves the lines as they were read under the lock.
+  const row: InvoiceRow = { ...columns, lineItems: invoice.lineItems };
   const object = serializeInvoice(row, { now });
   // A success with no transition (the invoice left the collectible statuses meanwhile) is kept
   // in amount_paid for the books but announces no payment of the invoice.
