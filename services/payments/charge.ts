@@ -289,6 +289,7 @@ async function drive(db: Database, providers: ProviderRegistry, now: () => Date,
     }
     return summaryOf(payment);
   } catch (error) {
+    // Best effort: a claim that cannot be handed back now frees itself when its lease runs out.
     await db.payment
       .updateMany({
         where: { id: payment.id, status: 'PROCESSING', attemptKey: claimed.attemptKey },
