@@ -1,5 +1,8 @@
-/** docs/payments.md. PENDING is a payment whose charge path has not finished (or crashed midway). */
-export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'DECLINED' | 'FAILED';
+/**
+ * docs/payments.md. PROCESSING: a run holds the payment (its attempt key) and is asking providers,
+ * or died doing so; PENDING: not finished and held by nobody (a run failed and handed it back).
+ */
+export type PaymentStatus = 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'DECLINED' | 'FAILED';
 
 /** The largest amount a payment can carry: `payments.amount` is a PostgreSQL integer. */
 export const MAX_AMOUNT = 2_147_483_647;

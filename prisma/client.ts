@@ -24,7 +24,6 @@ export function createDatabase(databaseUrl: string, poolSize = 10): Database {
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: CONNECTION_ACQUIRE_TIMEOUT_MS, timeout: 30_000 },
   });
-  poolSizes.set(db, poolSize);
   pools.set(db, pool);
   return db;
 }
@@ -39,11 +38,4 @@ export function poolOf(db: Database): Pool {
   const pool = pools.get(db);
   if (!pool) throw new Error('This client was not made by createDatabase: it has no pool of its own to stream rows from.');
   return pool;
-}
-
-const poolSizes = new WeakMap<Database, number>();
-
-/** The connection pool size `db` was created with (10 for a client made elsewhere). */
-export function poolSizeOf(db: Database): number {
-  return poolSizes.get(db) ?? 10;
 }

@@ -2,7 +2,7 @@ import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio
 import type { Activities } from '../activities';
 
 const { sweepAbandonedPayments } = proxyActivities<Activities>({
-  // A batch is at most `batchSize` charges and refunds, each bounded by the charge path's 2-minute lock.
+  // A batch is at most `batchSize` charges and refunds, each bounded by the payment's 2-minute claim lease.
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '5 minutes',
   retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes' },

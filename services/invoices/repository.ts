@@ -312,7 +312,10 @@ export async function updateInvoiceColumns(tx: Db, row: InvoiceRow, data: Prisma
  * (or other than the `channel_id` named) is 404, as for customers.
  */
 export async function visibleInvoice(db: Db, scope: Scope, id: string): Promise<InvoiceRow> {
-  const row = await db.invoice.findFirst({ where: { id, accountId: scope.accountId, deletedAt: null }, select: invoiceSelect });
+  return visible(scope, id, await db.invoice.findFirst({ where: { id, accountId: scope.accountId, deletedAt: null }, select: invoiceSelect }));
+}
+
+function visible<T extends { channelId: string }>(scope: Scope, id: string, row: T | null | undefined): T {
   if (!row || (scope.channels !== null && !scope.channels.includes(row.channelId))) throw ApiError.notFound('Invoice', id);
   return row;
 }
@@ -321,6 +324,30 @@ export async function visibleInvoice(db: Db, scope: Scope, id: string): Promise<
 export async function lockVisibleInvoice(tx: Db, scope: Scope, id: string): Promise<InvoiceRow> {
   await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} FOR UPDATE`;
   return visibleInvoice(tx, scope, id);
+}
+
+/** What a charge claim decides on, read with the invoice's row lock in one statement. */
+export interface InvoiceToCharge {
+  id: string;
+  accountId: string;
+  channelId: string;
+  customerId: string;
+  status: string;
+  collectionMethod: string;
+  dueAt: Date | null;
+  paymentInProgressId: string | null;
+  amountDue: number;
+  currency: string;
+}
+
+/** `lockVisibleInvoice` for a charge claim: the lock and the few columns it needs, one round trip. */
+export async function lockVisibleInvoiceToCharge(tx: Db, scope: Scope, id: string): Promise<InvoiceToCharge> {
+  const [row] = await tx.$queryRaw<InvoiceToCharge[]>`
+    SELECT id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", status,
+      collection_method AS "collectionMethod", due_at AS "dueAt", payment_in_progress_id AS "paymentInProgressId",
+      amount_due AS "amountDue", currency
+    FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} AND deleted_at IS NULL FOR UPDATE`;
+  return visible(scope, id, row);
 }
 
 export function findInvoiceCustomer(db: Db, customerId: string) {

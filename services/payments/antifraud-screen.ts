@@ -1,4 +1,5 @@
 import { normaliseFieldValue, type AntifraudField } from '../../domain/antifraud';
+import { Prisma } from '../../generated/prisma/client';
 import type { Database } from '../../prisma/client';
 
 export interface PaymentSubject {
@@ -24,9 +25,6 @@ export type Screening =
  * disabled is not screened.
  */
 export async function screenPayment(db: Database, subject: PaymentSubject, now: Date): Promise<Screening> {
-  const account = await db.account.findUniqueOrThrow({ where: { id: subject.accountId }, select: { antifraudEnabled: true } });
-  if (!account.antifraudEnabled) return { outcome: 'PASS' };
-
   const candidates: Array<[AntifraudField, string | undefined]> = [
     ['IP_ADDRESS', subject.ipAddress],
     ['CUSTOMER_EMAIL', subject.customerEmail],
@@ -35,22 +33,23 @@ export async function screenPayment(db: Database, subject: PaymentSubject, now: 
     ['CARD_ID', subject.instrumentId],
     ['CARD_ID', subject.fingerprint],
   ];
-  const conditions = candidates
+  const pairs = candidates
     .filter((c): c is [AntifraudField, string] => Boolean(c[1]))
-    .map(([field, value]) => ({ fieldValue: normaliseFieldValue(field, value), list: { field } }));
+    .map(([field, value]) => Prisma.sql`(${field}, ${normaliseFieldValue(field, value)})`);
 
-  const matches = await db.antifraudListItem.findMany({
-    where: {
-      accountId: subject.accountId,
-      OR: conditions,
-      AND: [{ OR: [{ expiredAt: null }, { expiredAt: { gt: now } }] }],
-    },
-    select: { id: true, listId: true, list: { select: { field: true, action: true } } },
-    orderBy: { id: 'asc' },
-  });
-  const allow = matches.find((m) => m.list.action === 'ALLOW');
-  if (allow) return { outcome: 'ALLOWED', listId: allow.listId, field: allow.list.field as AntifraudField };
-  const block = matches.find((m) => m.list.action === 'BLOCK');
-  if (block) return { outcome: 'BLOCKED', listId: block.listId, itemId: block.id, field: block.list.field as AntifraudField };
+  // One statement: the account's switch, its lists and their unexpired items together.
+  const matches = await db.$queryRaw<Array<{ id: string; listId: string; field: string; action: string }>>`
+    SELECT i.id, i.list_id AS "listId", l.field, l.action
+    FROM accounts a
+    JOIN antifraud_list_items i ON i.account_id = a.id
+    JOIN antifraud_lists l ON l.id = i.list_id
+    WHERE a.id = ${subject.accountId} AND a.antifraud_enabled
+      AND (i.expired_at IS NULL OR i.expired_at > ${now})
+      AND (l.field, i.field_value) IN (${Prisma.join(pairs)})
+    ORDER BY i.id`;
+  const allow = matches.find((m) => m.action === 'ALLOW');
+  if (allow) return { outcome: 'ALLOWED', listId: allow.listId, field: allow.field as AntifraudField };
+  const block = matches.find((m) => m.action === 'BLOCK');
+  if (block) return { outcome: 'BLOCKED', listId: block.listId, itemId: block.id, field: block.field as AntifraudField };
   return { outcome: 'PASS' };
 }

@@ -44,7 +44,7 @@ export function parsePayChargeKey(key: string): PayChargeKey | undefined {
 
 /**
  * How long a manual pay may hold the invoice before another request or the workflow takes its
- * charge over and finishes it: well past the charge path's own 2-minute lock, so a live request
+ * charge over and finishes it: well past the payment's own 2-minute claim lease, so a live request
  * is never overtaken; the charge is idempotent by key, so even then nothing is charged twice.
  */
 export const PAY_CLAIM_LEASE_MS = 5 * 60 * 1000;

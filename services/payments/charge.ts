@@ -1,3 +1,4 @@
+import { ulid } from 'ulid';
 import { ApiError } from '../../domain/errors';
 import { endOfExpiryMonth, type SandboxScenario } from '../../domain/cards';
 import { isCurrencyCode } from '../../domain/currencies';
@@ -8,7 +9,6 @@ import { DEFAULT_PROVIDERS, selectRoute, type RouteTree } from '../../domain/rou
 import type { Database, Prisma } from '../../prisma/client';
 import { chargeableInstrument, type InstrumentVerdict } from '../payment-instruments/chargeable-instrument';
 import { screenPayment } from './antifraud-screen';
-import { chargeSlots } from './charge-slots';
 import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from './providers/provider';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 
@@ -30,7 +30,7 @@ export interface ChargeInput {
 /** What a caller (workflow, API) learns of a finished payment; plain JSON. */
 export interface ChargeSummary {
   paymentId: string;
-  status: Exclude<PaymentStatus, 'PENDING'>;
+  status: Exclude<PaymentStatus, 'PENDING' | 'PROCESSING'>;
   declineCode?: string;
   declineMessage?: string;
   /** Whether charging again later (with a new idempotency key) may succeed. */
@@ -84,42 +84,52 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
   }
 
   const byKey = { accountId_idempotencyKey: { accountId: input.accountId, idempotencyKey: input.idempotencyKey } };
-  const existing = await db.payment.findUnique({ where: byKey });
+  // Read together: a repeated key needs none of the others, a new one needs all of them.
+  const [existing, customer, verdict] = await Promise.all([
+    db.payment.findUnique({ where: byKey }),
+    db.customer.findFirst({ where: { id: input.customerId, accountId: input.accountId } }),
+    chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId }),
+  ]);
   if (existing) return settle(db, providers, now, sameRequest(existing, input));
-
-  const customer = await db.customer.findFirst({ where: { id: input.customerId, accountId: input.accountId } });
   if (!customer) refuse(`Customer ${input.customerId} does not exist in account ${input.accountId}.`, 'CUSTOMER_NOT_FOUND');
-  const verdict = await chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId });
   const instrument = verdict.chargeable || verdict.reason === 'NOT_ACTIVE' ? verdict.instrument : undefined;
-  const opening = await openingDecision(db, now(), input, customer, verdict);
+  const channelId = instrument?.channelId ?? customer.channelId;
+  const [opening, tree] = await Promise.all([openingDecision(db, now(), input, customer, verdict), publishedRouteTree(db, input.accountId, channelId)]);
 
   const at = now();
-  // A concurrent call with the same key races on the unique key; both go on with the winner's row.
-  await db.payment.createMany({
+  const attemptKey = newAttemptKey(at);
+  // Created claimed by this run (PROCESSING under its attempt key), committed before any provider
+  // is asked. A concurrent call with the same key races on the unique key; the loser goes on
+  // with the winner's row, waiting for its run.
+  const [created] = await db.payment.createManyAndReturn({
     data: [
       {
         id: newId('payment', at.getTime()),
         accountId: input.accountId,
-        channelId: instrument?.channelId ?? customer.channelId,
+        channelId,
         customerId: input.customerId,
         instrumentId: input.instrumentId,
         invoiceId: input.invoiceId ?? null,
         idempotencyKey: input.idempotencyKey,
         amount: input.amount,
         currency: input.currency,
-        status: opening?.status ?? 'PENDING',
+        status: opening?.status ?? 'PROCESSING',
         declineCode: opening?.declineCode ?? null,
         declineMessage: opening?.declineMessage ?? null,
         retryable: false,
         attempts: [],
         reference: input.reference ?? null,
+        attemptKey: opening ? null : attemptKey,
+        claimedAt: opening ? null : at,
         createdAt: at,
         updatedAt: at,
       },
     ],
     skipDuplicates: true,
   });
-  return settle(db, providers, now, sameRequest(await db.payment.findUniqueOrThrow({ where: byKey }), input));
+  if (!created) return settle(db, providers, now, sameRequest(await db.payment.findUniqueOrThrow({ where: byKey }), input));
+  if (opening || !verdict.chargeable) return summaryOf(created);
+  return drive(db, providers, now, { payment: created, attemptKey, resumed: false, subject: { instrument: verdict.instrument, address: customer.address, tree } });
 }
 
 function sameRequest(payment: PaymentRow, input: ChargeInput): PaymentRow {
@@ -179,70 +189,125 @@ async function openingDecision(
   return undefined;
 }
 
-/** How long one run may hold a payment: every provider of a cascade answers well within it. */
-const CHARGE_LOCK_TIMEOUT_MS = 120_000;
-const LOCK_POLL_MS = 25;
-/** Advisory locks of payments live apart from any other lock the platform takes. */
-const PAYMENT_LOCK_SPACE = 7270;
-
 /**
- * Drives a payment to a final status. One run at a time per payment: concurrent calls with one
- * key wait for the run holding the payment's advisory lock and then return its result, so each
- * provider is asked once. The lock is a transaction-scoped one, released if the process dies.
+ * How long a run's claim on a payment holds without news from it: every provider of a cascade
+ * answers well within it, and a run refreshes it with each answer it records. A claim older than
+ * this belongs to a run that died (or hangs) between asking a provider and recording the answer.
  */
-async function settle(db: Database, providers: ProviderRegistry, now: () => Date, payment: PaymentRow): Promise<ChargeSummary> {
-  return payment.status === 'PENDING' ? chargeSlots(db).run(() => settleOnce(db, providers, now, payment)) : summaryOf(payment);
+export const PAYMENT_CLAIM_LEASE_MS = 120_000;
+const WAIT_POLL_MS = 25;
+
+/** A payment claimed by this run under `attemptKey`: only this run records provider answers on it. */
+interface Claimed {
+  payment: PaymentRow;
+  attemptKey: string;
+  /** Someone may have asked a provider for this payment before: ask its books before charging. */
+  resumed: boolean;
+  /** Known when this run created the payment: nothing to read again. */
+  subject?: Subject;
 }
 
-async function settleOnce(db: Database, providers: ProviderRegistry, now: () => Date, payment: PaymentRow): Promise<ChargeSummary> {
+type InstrumentRow = Awaited<ReturnType<Database['paymentInstrument']['findUniqueOrThrow']>>;
+
+/** What routing and the providers need of a payment besides the row itself. */
+interface Subject {
+  instrument: InstrumentRow;
+  address: Prisma.JsonValue | null;
+  tree: RouteTree;
+}
+
+function isFinal(payment: PaymentRow): boolean {
+  return payment.status !== 'PENDING' && payment.status !== 'PROCESSING';
+}
+
+/**
+ * Drives a payment to a final status (docs/payments.md, "Claims"). No transaction and no lock is
+ * held while a provider is asked: the claim is the committed row itself. A payment another run
+ * holds is waited for and its result returned; one whose claim outlived its lease is taken over.
+ */
+async function settle(db: Database, providers: ProviderRegistry, now: () => Date, payment: PaymentRow): Promise<ChargeSummary> {
   for (;;) {
-    if (payment.status !== 'PENDING') return summaryOf(payment);
-    const finished = await db.$transaction(
-      async (tx) => {
-        const [lock] = await tx.$queryRaw<Array<{ locked: boolean }>>`
-          SELECT pg_try_advisory_xact_lock(${PAYMENT_LOCK_SPACE}::int, hashtext(${payment.id})) AS locked`;
-        return lock?.locked ? run(db, providers, now, payment.id) : undefined;
-      },
-      { timeout: CHARGE_LOCK_TIMEOUT_MS },
-    );
-    if (finished) return summaryOf(finished);
-    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    if (isFinal(payment)) return summaryOf(payment);
+    const claimed = await claim(db, now(), payment.id);
+    if (claimed) return drive(db, providers, now, { payment: claimed, attemptKey: claimed.attemptKey!, resumed: true });
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     payment = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });
   }
 }
 
-/** Asks providers in route order from where the payment stands, persisting each step before the next. */
-async function run(db: Database, providers: ProviderRegistry, now: () => Date, paymentId: string): Promise<PaymentRow> {
-  let payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
-  if (payment.status !== 'PENDING') return payment;
-  const [instrument, customer] = await Promise.all([
+/** One statement, committed: the payment is this run's if nobody holds it or its holder's lease ran out. */
+async function claim(db: Database, at: Date, paymentId: string): Promise<PaymentRow | undefined> {
+  const [row] = await db.payment.updateManyAndReturn({
+    where: {
+      id: paymentId,
+      OR: [{ status: 'PENDING' }, { status: 'PROCESSING', claimedAt: { lt: new Date(at.getTime() - PAYMENT_CLAIM_LEASE_MS) } }],
+    },
+    data: { status: 'PROCESSING', attemptKey: newAttemptKey(at), claimedAt: at, updatedAt: at },
+  });
+  return row;
+}
+
+function newAttemptKey(at: Date): string {
+  return ulid(at.getTime());
+}
+
+/**
+ * Asks providers in route order from where the payment stands, recording each answer before the
+ * next provider is asked, each record conditioned on this run still holding the claim. A run
+ * that lost its claim (it outlived its lease and was taken over) records nothing and waits for
+ * the run that took it. A run that fails hands its claim back, so a retry resumes at once.
+ */
+async function drive(db: Database, providers: ProviderRegistry, now: () => Date, claimed: Claimed): Promise<ChargeSummary> {
+  let payment = claimed.payment;
+  try {
+    const { instrument, address, tree } = claimed.subject ?? (await subjectOf(db, payment));
+    const route = selectRoute(tree, {
+      currency: payment.currency,
+      amount: payment.amount,
+      cardBrand: instrument.brand,
+      customerCountry: countryOf(address),
+    });
+    // A stored tree is validated against the registry when written; a provider removed since is skipped.
+    const cascade = route.providers.map((name) => providers.get(name)).filter((p): p is PaymentProvider => p !== undefined);
+    const card: ProviderCard = {
+      instrumentId: instrument.id,
+      brand: instrument.brand,
+      sandboxScenario: instrument.sandboxScenario as SandboxScenario,
+    };
+
+    let resumed = claimed.resumed;
+    while (payment.status === 'PROCESSING') {
+      const attempts = payment.attempts as unknown as Attempt[];
+      // One attempt per provider: its key is deterministic, so asking again only repeats its answer.
+      const asked = new Set(attempts.map((a) => a.provider));
+      const next = cascade.find((p) => !asked.has(p.name));
+      const step = next ? await ask(next, payment, card, now, resumed) : { final: exhausted(attempts, cascade.length === 0) };
+      resumed = false;
+      const recorded = await record(db, now, payment, claimed.attemptKey, step);
+      if (!recorded) return settle(db, providers, now, await db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
+      payment = recorded;
+    }
+    return summaryOf(payment);
+  } catch (error) {
+    // Best effort: a claim that cannot be handed back now frees itself when its lease runs out.
+    await db.payment
+      .updateMany({
+        where: { id: payment.id, status: 'PROCESSING', attemptKey: claimed.attemptKey },
+        data: { status: 'PENDING', attemptKey: null, claimedAt: null },
+      })
+      .catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Read again on resume: the route in effect now applies to the providers not yet asked. */
+async function subjectOf(db: Database, payment: PaymentRow): Promise<Subject> {
+  const [instrument, customer, tree] = await Promise.all([
     db.paymentInstrument.findUniqueOrThrow({ where: { id: payment.instrumentId } }),
     db.customer.findUniqueOrThrow({ where: { id: payment.customerId }, select: { address: true } }),
+    publishedRouteTree(db, payment.accountId, payment.channelId),
   ]);
-  const tree = await publishedRouteTree(db, payment.accountId, payment.channelId);
-  const route = selectRoute(tree, {
-    currency: payment.currency,
-    amount: payment.amount,
-    cardBrand: instrument.brand,
-    customerCountry: countryOf(customer.address),
-  });
-  // A stored tree is validated against the registry when written; a provider removed since is skipped.
-  const cascade = route.providers.map((name) => providers.get(name)).filter((p): p is PaymentProvider => p !== undefined);
-  const card: ProviderCard = {
-    instrumentId: instrument.id,
-    brand: instrument.brand,
-    sandboxScenario: instrument.sandboxScenario as SandboxScenario,
-  };
-
-  while (payment.status === 'PENDING') {
-    const attempts = payment.attempts as unknown as Attempt[];
-    // One attempt per provider: its key is deterministic, so asking again only repeats its answer.
-    const asked = new Set(attempts.map((a) => a.provider));
-    const next = cascade.find((p) => !asked.has(p.name));
-    const step = next ? await ask(next, payment, card, now) : { final: exhausted(attempts, cascade.length === 0) };
-    payment = await advance(db, now, payment, step);
-  }
-  return payment;
+  return { instrument, address: customer.address, tree };
 }
 
 interface Step {
@@ -250,9 +315,12 @@ interface Step {
   final?: Final;
 }
 
-async function ask(provider: PaymentProvider, payment: PaymentRow, card: ProviderCard, now: () => Date): Promise<Step> {
+async function ask(provider: PaymentProvider, payment: PaymentRow, card: ProviderCard, now: () => Date, resumed: boolean): Promise<Step> {
   const idempotencyKey = `${payment.id}/${provider.name}`;
-  let result: ChargeResult = await provider.charge({ idempotencyKey, amount: payment.amount, currency: payment.currency, card });
+  // A run that died after asking may have been answered: the provider's books say so by key, and
+  // a provider that holds nothing under the key never processed it, so charging is safe.
+  const booked = resumed ? await provider.lookup(idempotencyKey) : null;
+  let result: ChargeResult = booked ?? (await provider.charge({ idempotencyKey, amount: payment.amount, currency: payment.currency, card }));
   const timedOut = result.outcome === 'TIMEOUT';
   // The request may have been processed even though no answer came back: the books tell.
   if (timedOut) result = (await provider.lookup(idempotencyKey)) ?? result;
@@ -329,14 +397,15 @@ function exhausted(attempts: Attempt[], noRoute: boolean): Final {
   };
 }
 
-/** Persists one step; the caller holds the payment's lock. */
-async function advance(db: Database, now: () => Date, payment: PaymentRow, step: Step): Promise<PaymentRow> {
+/** Records one step, only while `attemptKey` still holds the payment: one short statement, committed. */
+async function record(db: Database, now: () => Date, payment: PaymentRow, attemptKey: string, step: Step): Promise<PaymentRow | undefined> {
   const attempts = payment.attempts as unknown as Attempt[];
   const final = step.final;
-  return db.payment.update({
-    where: { id: payment.id },
+  const at = now();
+  const [row] = await db.payment.updateManyAndReturn({
+    where: { id: payment.id, status: 'PROCESSING', attemptKey },
     data: {
-      updatedAt: now(),
+      updatedAt: at,
       ...(step.attempt ? { attempts: [...attempts, step.attempt] as unknown as Prisma.InputJsonValue } : {}),
       ...(final
         ? {
@@ -347,10 +416,13 @@ async function advance(db: Database, now: () => Date, payment: PaymentRow, step:
             provider: final.provider ?? null,
             providerChargeId: final.providerChargeId ?? null,
             fee: final.fee ?? null,
+            attemptKey: null,
+            claimedAt: null,
           }
-        : {}),
+        : { claimedAt: at }),
     },
   });
+  return row;
 }
 
 /**

@@ -13,6 +13,14 @@ export interface CollectDependencies {
   now: () => Date;
 }
 
+/** What a claimed charge collects: read with the claim, or from the invoice when finishing someone else's. */
+export interface ChargeTerms {
+  accountId: string;
+  customerId: string;
+  amountDue: number;
+  currency: string;
+}
+
 /** Runs `work` in one transaction: the pay operation hands in the one that also stores its idempotency record. */
 export type TransactionRunner = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
 
@@ -24,13 +32,15 @@ export type TransactionRunner = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
  */
 export async function finishClaimedCharge(
   deps: CollectDependencies,
-  claim: { invoiceId: string; key: string; instrumentId: string | undefined; origin: ChargeOrigin },
+  claim: { invoiceId: string; key: string; instrumentId: string | undefined; origin: ChargeOrigin; terms?: ChargeTerms },
   transaction: TransactionRunner,
 ): Promise<Settlement> {
-  const invoice = await deps.db.invoice.findUniqueOrThrow({
-    where: { id: claim.invoiceId },
-    select: { accountId: true, customerId: true, amountDue: true, currency: true },
-  });
+  const invoice =
+    claim.terms ??
+    (await deps.db.invoice.findUniqueOrThrow({
+      where: { id: claim.invoiceId },
+      select: { accountId: true, customerId: true, amountDue: true, currency: true },
+    }));
   // The amount due cannot change while the claim is held: only settling a charge changes it.
   const charge: ChargeEnd = claim.instrumentId
     ? await deps.charge({

@@ -4,12 +4,12 @@ import { formatDateTime } from '../../domain/datetime';
 import { nextStatus } from '../../domain/invoice-status';
 import type { Database } from '../../prisma/client';
 import type { ProviderRegistry } from './providers/registry';
-import { lockVisibleInvoice } from '../invoices/repository';
+import { lockVisibleInvoiceToCharge } from '../invoices/repository';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import { keyReaches, type Scope } from '../scope';
 import { chargePayment } from './charge';
 import { newPayChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
-import { finishClaimedCharge, type CollectDependencies, type TransactionRunner } from './collect';
+import { finishClaimedCharge, type ChargeTerms, type CollectDependencies, type TransactionRunner } from './collect';
 import { signalInvoicePaid } from './paid-signals';
 import type { Settlement } from './settle';
 
@@ -36,7 +36,7 @@ export interface PayInput {
 export const PAY_AFTER_DUE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Claim = { key: string; instrumentId: string } | { abandoned: PayChargeKey };
+type Claim = { key: string; instrumentId: string; terms: ChargeTerms } | { abandoned: PayChargeKey };
 
 /**
  * Locks the invoice and decides (docs/invoice-payments.md, checks in this order): INCOMPATIBLE_STATUS,
@@ -49,11 +49,13 @@ async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput,
   const { request } = input;
   return deps.db.$transaction(async (tx) => {
     const now = deps.now();
-    const row = await lockVisibleInvoice(tx, scope, input.invoiceId);
-        const { paymentInProgressId: held } = await tx.invoice.findUniqueOrThrow({ where: { id: row.id }, select: { paymentInProgressId: true } });
+    const row = await lockVisibleInvoiceToCharge(tx, scope, input.invoiceId);
+    const held = row.paymentInProgressId;
+    // The amount due cannot change while the claim is held: only settling a charge changes it.
+    const terms: ChargeTerms = { accountId: row.accountId, customerId: row.customerId, amountDue: row.amountDue, currency: row.currency };
     const heldPay = held ? parsePayChargeKey(held) : undefined;
     if (heldPay && request && heldPay.request === request && heldPay.instrumentId === input.instrumentId) {
-      return { key: heldPay.key, instrumentId: heldPay.instrumentId };
+      return { key: heldPay.key, instrumentId: heldPay.instrumentId, terms };
     }
     if (heldPay && takeOver && payClaimAbandoned(heldPay, now)) return { abandoned: heldPay };
 
@@ -95,11 +97,10 @@ async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput,
       });
     }
     const key = newPayChargeKey(row.id, input.instrumentId, now, request);
-    await tx.invoice.update({ where: { id: row.id }, data: { paymentInProgressId: key } });
-    return { key, instrumentId: input.instrumentId };
+    await tx.invoice.update({ where: { id: row.id }, data: { paymentInProgressId: key }, select: { id: true } });
+    return { key, instrumentId: input.instrumentId, terms };
   });
 }
-
 
 /**
  * invoices/pay (docs/invoice-payments.md): claims the invoice's charge guard, charges through the
@@ -118,7 +119,7 @@ export async function payInvoice(deps: PayDependencies, scope: Scope, input: Pay
   }
   const { invoice, payment } = await finishClaimedCharge(
     collect,
-    { invoiceId: input.invoiceId, key: claim.key, instrumentId: claim.instrumentId, origin: { kind: 'pay' } },
+    { invoiceId: input.invoiceId, key: claim.key, instrumentId: claim.instrumentId, origin: { kind: 'pay' }, terms: claim.terms },
     transaction,
   );
   return { invoice, payment };

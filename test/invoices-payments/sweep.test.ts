@@ -3,6 +3,10 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { invoiceCollectionWorkflowId, PAYMENT_SWEEP_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { PaymentSweepResult } from '../../activities/payment-sweep';
 import type { paymentSweepWorkflow } from '../../workflows/payment-sweep';
+import { payInvoice } from '../../services/payments/pay';
+import type { PaymentProvider } from '../../services/payments/providers/provider';
+import { createProviderRegistry, type ProviderRegistry } from '../../services/payments/providers/registry';
+import { sweepAbandonedPayments } from '../../services/payments/sweep';
 import { usePlatform } from '../support/platform';
 import { abandonedRefund, eventTypesOf, eventsOf, merchant, providerChargesOf, waitFor } from './fixtures';
 
@@ -124,5 +128,60 @@ describe('the payment sweeper', () => {
     expect((await client.workflow.getHandle(PAYMENT_SWEEP_WORKFLOW_ID).describe()).status.name).toBe('RUNNING');
     await check();
     await client.workflow.getHandle(PAYMENT_SWEEP_WORKFLOW_ID).terminate('test over');
+  });
+
+  it('records once a pay whose process died after the provider charged and before the answer was recorded', async () => {
+    const customerId = await m.customer();
+    const instrumentId = await m.card(customerId, '4242424242424242');
+    const invoice = await m.openInvoice(customerId);
+    const charges: string[] = [];
+    let wake!: () => void;
+    // The request's provider answers, then its process stops there: nothing after the call runs.
+    const dying = new Map(
+      [...createProviderRegistry(platform.db)].map(([name, provider]): [string, PaymentProvider] => [
+        name,
+        {
+          name,
+          lookup: (key) => provider.lookup(key),
+          charge: async (req) => {
+            charges.push(name);
+            const answer = await provider.charge(req);
+            await new Promise<void>((resolve) => (wake = resolve));
+            return answer;
+          },
+        },
+      ]),
+    ) as ProviderRegistry;
+    const scope = { accountId: platform.accountId, channels: null, keyChannels: null };
+    const dead = payInvoice(
+      { db: platform.db, temporal: platform.env.client, now: () => new Date(), providers: dying },
+      scope,
+      { invoiceId: invoice.id, instrumentId },
+      (work) => platform.db.$transaction(work),
+    );
+    await waitFor('the provider to charge', async () => (await providerChargesOf(platform, invoice.id)).length === 1);
+    expect(await platform.db.payment.findFirstOrThrow({ where: { invoiceId: invoice.id } })).toMatchObject({ status: 'PROCESSING' });
+
+    // Past the pay's lease the sweeper finishes it: the provider's books hold the charge under its key.
+    const later = new Date(Date.now() + 6 * 60 * 1000);
+    const sweep = () =>
+      sweepAbandonedPayments(
+        { db: platform.db, temporal: platform.env.client, now: () => later, providers: dying, progress: () => undefined, warn: () => undefined },
+        { limit: 10 },
+      );
+    // (It also finishes any other claim of this file that is abandoned by then.)
+    expect(await sweep()).toMatchObject({ failed: 0 });
+    expect(charges).toEqual(['sandbox-alpha']);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'PAID', amountPaid: 10_000, paymentInProgressId: null });
+    const payment = await platform.db.payment.findFirstOrThrow({ where: { invoiceId: invoice.id } });
+    expect(payment).toMatchObject({ status: 'SUCCEEDED', provider: 'sandbox-alpha', attemptKey: null });
+
+    // The request's process comes back: it records nothing more and answers with the recorded payment.
+    wake();
+    expect(await dead).toMatchObject({ invoice: { status: 'PAID' }, payment: { id: payment.id, status: 'SUCCEEDED' } });
+    expect(await sweep()).toMatchObject({ charges: 0, failed: 0 });
+    expect((await eventsOf(platform, invoice.id)).filter((e) => e.eventType === 'INVOICE_PAID')).toHaveLength(1);
+    expect((await providerChargesOf(platform, invoice.id)).map((c) => c.outcome)).toEqual(['APPROVED']);
+    expect(await platform.db.payment.count({ where: { invoiceId: invoice.id } })).toBe(1);
   });
 });

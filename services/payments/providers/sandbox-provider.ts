@@ -48,10 +48,11 @@ export function feeFor(amount: number, fee: FeeSchedule): number {
  * process the request, so `lookup` finds nothing and a later request with the key is decided anew.
  */
 export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentProvider & RefundingProvider {
+  const booked = (idempotencyKey: string) =>
+    db.sandboxProviderCharge.findUnique({ where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey } } });
+
   async function lookup(idempotencyKey: string): Promise<ProcessedCharge | null> {
-    const row = await db.sandboxProviderCharge.findUnique({
-      where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey } },
-    });
+    const row = await booked(idempotencyKey);
     return row ? resultOf(row) : null;
   }
 
@@ -59,15 +60,15 @@ export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentP
     name: profile.name,
     lookup,
     async charge(request: ChargeRequest): Promise<ChargeResult> {
-      const recorded = await db.sandboxProviderCharge.findUnique({
-        where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey: request.idempotencyKey } },
-      });
-      if (recorded) return replayed(recorded, request);
-
       const outcome = profile.outcomeOf(request.card.sandboxScenario);
-      if (outcome === 'UNAVAILABLE' || outcome === 'TIMEOUT') return { outcome };
-      // Concurrent requests under one key race on the unique key; the loser reads the winner's row.
-      await db.sandboxProviderCharge.createMany({
+      // A recorded answer under the key wins over whatever the scenario would say now.
+      if (outcome === 'UNAVAILABLE' || outcome === 'TIMEOUT') {
+        const recorded = await booked(request.idempotencyKey);
+        return recorded ? replayed(recorded, request) : { outcome };
+      }
+      // Concurrent requests under one key race on the unique key; the loser (or a repeated
+      // request) reads the row recorded first.
+      const [created] = await db.sandboxProviderCharge.createManyAndReturn({
         data: [
           {
             id: newId('sandboxCharge'),
@@ -83,10 +84,7 @@ export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentP
         ],
         skipDuplicates: true,
       });
-      const row = await db.sandboxProviderCharge.findUniqueOrThrow({
-        where: { provider_idempotencyKey: { provider: profile.name, idempotencyKey: request.idempotencyKey } },
-      });
-      return replayed(row, request);
+      return replayed(created ?? (await booked(request.idempotencyKey))!, request);
     },
 
     /**
