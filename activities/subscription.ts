@@ -1,55 +1,20 @@
-import { createHash } from 'node:crypto';
 import type { ActivityDependencies } from '.';
-import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../services/invoices/finalize';
 import { finishRefund, refundablePayment, reserveRefund } from '../services/payments/refunds';
 import { lockInvoice } from '../services/payments/settle';
-import { createInvoiceRecord, findInvoiceCustomer } from '../services/invoices/repository';
-import { lockSubscription, lockSubscriptionStart, stateOfRow, writeSubscription } from '../services/subscriptions/repository';
-import { serializeSubscription, type SubscriptionObject } from '../services/subscriptions/subscription-object';
+import { lockSubscriptionStart, stateOfRow } from '../services/subscriptions/repository';
+import { renewPeriod, type RenewPeriodInput, type RenewPeriodResult } from '../services/subscriptions/renew-period';
+import { saveSubscriptionStep, type SaveInput, type SaveResult } from '../services/subscriptions/save';
 import { subscriptionSelect } from '../services/subscriptions/subscription-row';
-import type { EventName } from '../domain/event-catalogue';
-import { ID_PREFIXES } from '../domain/ids';
 import { INVOICE_TRANSITIONS } from '../domain/invoice-status';
-import { invoiceTerms, type PlannedInvoice } from '../domain/subscriptions/billing';
 import { creditToRefund, type Proration } from '../domain/subscriptions/proration';
 import { type SubscriptionState } from '../domain/subscriptions/state';
-import { ApplicationFailure } from '@temporalio/common';
-import { failureOf } from './refusals';
-
-const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
-
-/**
- * The id of a subscription's invoice, derived from the subscription and the invoice's key
- * (`cycle/3`, `proration/17`): a ULID whose time is when the workflow issued it and whose
- * random part is a hash of the key. A retried activity, or the same step replayed, finds the
- * invoice it made instead of making a second; ids still sort by creation time.
- */
-export function subscriptionInvoiceId(subscriptionId: string, key: string, at: number): string {
-  let time = '';
-  for (let rest = at, i = 0; i < 10; i++, rest = Math.floor(rest / 32)) time = CROCKFORD[rest % 32] + time;
-  const digest = createHash('sha256').update(`${subscriptionId}/${key}`).digest();
-  let random = '';
-  for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i]! % 32];
-  return `${ID_PREFIXES.invoice}${time}${random}`;
-}
-
-export interface SaveInput {
-  state: SubscriptionState;
-  events: EventName[];
-  /** An invoice to issue with this state, in the same transaction. */
-  invoice?: PlannedInvoice;
-}
+import { refusalsAsFailures } from './refusals';
 
 export interface CreditInput {
   subscriptionId: string;
   /** Names the credit (`proration/<version>`): its refunds are keyed by it, once each. */
   key: string;
   credit: Proration;
-}
-
-export interface SaveResult {
-  subscription: SubscriptionObject;
-  invoice?: { id: string; status: string };
 }
 
 export function createSubscriptionActivities(deps: ActivityDependencies) {
@@ -115,59 +80,11 @@ export function createSubscriptionActivities(deps: ActivityDependencies) {
       return db.invoice.count({ where: { subscriptionId, deletedAt: null, status: { in: [...INVOICE_TRANSITIONS.pay.from] } } });
     },
 
-    /**
-     * One state change of the workflow, in one transaction: the invoice it issues (created and
-     * finalized, found instead when it exists), the row and its lines, and its events. A state
-     * whose version the row already holds is not written again, so a retry records nothing twice.
-     */
-    async saveSubscription(input: SaveInput): Promise<SaveResult> {
-      const { state } = input;
-      const now = new Date(state.updatedAt);
-      return db.$transaction(async (tx) => {
-        const stored = await lockSubscription(tx, state.id);
-        if (!stored) throw ApplicationFailure.nonRetryable(`Subscription ${state.id} has no row.`, 'SUBSCRIPTION_MISSING');
-        let invoice: SaveResult['invoice'];
-        let written = state;
-        if (input.invoice) {
-          const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
-          const existing = await tx.invoice.findUnique({ where: { id }, select: { status: true } });
-          if (existing) {
-            invoice = { id, status: existing.status };
-          } else {
-            const customer = await findInvoiceCustomer(tx, state.customerId);
-            const terms = invoiceTerms(state, state.updatedAt);
-            const { row } = await createInvoiceRecord(tx, {
-              id,
-              accountId: state.accountId,
-              customer,
-              currency: state.currency,
-              billingReason: input.invoice.billingReason,
-              subscriptionId: state.id,
-              state: {
-                lines: input.invoice.lines,
-                discounts: state.discounts,
-                collectionMethod: terms.collectionMethod,
-                paymentInstrumentId: state.paymentInstrumentId,
-                dueAt: terms.dueAt === null ? null : new Date(terms.dueAt),
-                notes: null,
-                merchantReference: state.merchantReference,
-                metadata: null,
-              },
-              now,
-            });
-            try {
-              const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
-              invoice = { id, status: finalized.row.status };
-            } catch (error) {
-              if (error instanceof FinalizationRefused) throw failureOf(finalizationFailed(id, error.reasons));
-              throw error;
-            }
-          }
-          written = { ...state, latestInvoiceId: id };
-        }
-        const row = await writeSubscription(tx, stored, written, input.events);
-        return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}) };
-      });
-    },
+    /** One state change of the workflow, in one transaction (services/subscriptions/save.ts). */
+    saveSubscription: (input: SaveInput): Promise<SaveResult> => refusalsAsFailures(() => saveSubscriptionStep(db, input)),
+
+    /** A billing step with its first charge and, paid, its outcome (services/subscriptions/renew-period.ts). */
+    renewSubscriptionPeriod: (input: RenewPeriodInput): Promise<RenewPeriodResult> =>
+      refusalsAsFailures(() => renewPeriod({ db, now: () => new Date() }, input, process.env.DUNNING_RETRY_SCHEDULE_DAYS)),
   };
 }
