@@ -10,9 +10,9 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = pr
   return result.stdout;
 }
 
-/** Waits until the API under test answers its health check, or fails if it exits first. */
+/** Waits (up to 2 minutes: tsx compiles it on a busy machine) until the API under test answers its health check, or fails if it exits first. */
 export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error('the API process exited early');
     try {
       if ((await fetch(url)).ok) return;
