@@ -63,7 +63,7 @@ export async function createSubscription(
   requireTaxCountry(customer, lines, 'line_items');
   refusedAsApiError(() => newSubscriptionPeriod(lines));
   const { collectionMethod, paymentInstrumentId } = await subscriptionCollection(db, accountId, customer, input);
-  const discounts = await resolveDiscounts(db, accountId, resolved.currency, input.discounts ?? []);
+  const discounts = input.discounts?.length ? await resolveDiscounts(db, accountId, resolved.currency, input.discounts) : [];
 
   const { state, events } = initialState(
     {
