@@ -50,7 +50,7 @@ const { renewSubscriptionPeriod } = proxyActivities<Activities>({ startToCloseTi
  * Marks runs that bill a cycle with renewSubscriptionPeriod (save, first charge and, paid, the
  * outcome in one activity); histories from before it replay the save then the collection child.
  */
-export const RENEW_IN_ONE_ACTIVITY_PATCH = 'renew-in-one-activity';
+const RENEW_IN_ONE_ACTIVITY_PATCH = 'renew-in-one-activity';
 
 /** Cycles one run bills before it continues as new: keeps each run's history to a few hundred events. */
 export const MAX_CYCLES_PER_RUN = 12;
