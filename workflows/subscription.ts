@@ -35,11 +35,22 @@ import {
   updateSubscriptionUpdate,
 } from './subscription-messages';
 
+// A write is keyed by the state's version, an invoice by its cycle and a charge by its attempt: retrying is always safe.
+const RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['SUBSCRIPTION_MISSING', 'FINALIZATION_FAILED'] };
+
 const { loadSubscription, saveSubscription, subscriptionInvoicesOwed, invoiceCollectionStatus, refundProrationCredit } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
-  // A write is keyed by the state's version and an invoice by its cycle: retrying is always safe.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['SUBSCRIPTION_MISSING', 'FINALIZATION_FAILED'] },
+  retry: RETRY,
 });
+
+/** Charges through the provider, as an invoice collection's attempt does: the same time allowed. */
+const { renewSubscriptionPeriod } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', retry: RETRY });
+
+/**
+ * Marks runs that bill a cycle with renewSubscriptionPeriod (save, first charge and, paid, the
+ * outcome in one activity); histories from before it replay the save then the collection child.
+ */
+const RENEW_IN_ONE_ACTIVITY_PATCH = 'renew-in-one-activity';
 
 /** Cycles one run bills before it continues as new: keeps each run's history to a few hundred events. */
 export const MAX_CYCLES_PER_RUN = 12;
@@ -137,6 +148,24 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     state = saved.invoice ? { ...step.state, latestInvoiceId: saved.invoice.id } : step.state;
     if (invoice && saved.invoice) toCollect.push({ id: saved.invoice.id, kind: invoice.kind, status: saved.invoice.status });
     return saved.subscription;
+  }
+
+  /**
+   * Issues a cycle's invoice and charges it in one activity; paid, the subscription is settled
+   * there too (the step decided here with workflow time). Otherwise the invoice goes to its
+   * collection workflow like any other, which finds the first attempt made.
+   */
+  async function renew(step: Step, invoice: PlannedInvoice, now: number): Promise<void> {
+    const settled = canApply('paid', step.state.status) ? paymentSettled(step.state, invoice.kind, true, now) : null;
+    const paid = settled && settled.state !== step.state ? settled : null;
+    const result = await renewSubscriptionPeriod({ state: step.state, events: step.events, invoice, paid });
+    const { id, status } = result.invoice;
+    if (status === 'PAID') {
+      state = { ...(paid?.state ?? step.state), latestInvoiceId: id };
+      return;
+    }
+    state = { ...step.state, latestInvoiceId: id };
+    toCollect.push({ id, kind: invoice.kind, status });
   }
 
   setHandler(subscriptionStateQuery, () => state);
@@ -268,7 +297,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         case 'bill': {
           const { step, invoice } = billCycle(state, nextDue(state)!.at, now);
           try {
-            await persist(step, invoice);
+            if (patched(RENEW_IN_ONE_ACTIVITY_PATCH)) await renew(step, invoice, now);
+            else await persist(step, invoice);
           } catch (error) {
             // Finalization refused the invoice (e.g. a taxed line and a customer whose address lost
             // its country): nothing was written. The merchant can fix it; the cycle is tried daily.

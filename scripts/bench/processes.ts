@@ -10,10 +10,9 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = pr
   return result.stdout;
 }
 
-/** Waits until the API under test answers its health check, or fails if it exits first. */
+/** Waits (up to 2 minutes: tsx compiles it on a busy machine) until the API under test answers its health check, or fails if it exits first. */
 export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  // 60 s: on a machine loaded by other work the API's start (tsx, Prisma's Wasm compiler) took over 20.
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error('the API process exited early');
     try {
       if ((await fetch(url)).ok) return;

@@ -42,6 +42,10 @@ interface HalfResult {
   label: string;
   count: number;
   createdPerSecond: number;
+  /** The platform: subscriptions/create answered per second, before the workflows made them ACTIVE. */
+  apiCreatedPerSecond?: number;
+  /** From the first seeded row to the last subscription ACTIVE, before the instant. */
+  setupS?: number;
   /** Milliseconds after the instant at which each renewal completed, sorted. */
   latenciesMs: number[];
   idleRssMb: number;
@@ -277,6 +281,7 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     env: { ...process.env, ...platformEnv },
   });
   let api: ApiUnderTest | undefined;
+  const setupStarted = Date.now();
   try {
     const account = await createAccount(db, 'bench');
     const channel = await createChannel(db, account.id, 'bench');
@@ -320,8 +325,12 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     log(`subscriptions: creating ${count}, all renewing at ${new Date(boundary).toISOString()}`);
     const createStarted = Date.now();
     await pool(count, 16, (i) => create(payers[i]!, hourly.id, boundary, 'measured').then(() => undefined));
+    const apiCreatedPerSecond = count / ((Date.now() - createStarted) / 1000);
+    log(`subscriptions: ${count} created through the API at ${apiCreatedPerSecond.toFixed(1)}/s`);
     await allActive('measured', count, boundary - 1000);
     const createdPerSecond = count / ((Date.now() - createStarted) / 1000);
+    const setupS = (Date.now() - setupStarted) / 1000;
+    log(`subscriptions: all ${count} ACTIVE at ${createdPerSecond.toFixed(1)}/s; setup took ${setupS.toFixed(0)} s`);
 
     const idleRssMb = rssMb(worker.pid!);
     await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
@@ -332,7 +341,7 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     const peakRssMb = sampler.stop();
     const renewed = await db.outboxEvent.findMany({ where: renewedSince, select: { createdAt: true } });
     const latenciesMs = renewed.map((e) => e.createdAt.getTime() - boundary).sort((a, b) => a - b);
-    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, latenciesMs, idleRssMb, peakRssMb };
+    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, apiCreatedPerSecond, setupS, latenciesMs, idleRssMb, peakRssMb };
   } finally {
     await api?.stop();
     await stopChild(worker);
@@ -360,7 +369,9 @@ function row(result: HalfResult): string {
     `slowest ${(slowestMs / 1000).toFixed(1).padStart(6)} s`,
     `p50 ${(p50Ms / 1000).toFixed(1).padStart(6)} s`,
     `worker RSS ${result.idleRssMb.toFixed(0)} → peak ${result.peakRssMb.toFixed(0)} MB`,
-    `(created ${result.createdPerSecond.toFixed(0)}/s)`,
+    result.apiCreatedPerSecond === undefined
+      ? `(created ${result.createdPerSecond.toFixed(0)}/s)`
+      : `(subscriptions/create ${result.apiCreatedPerSecond.toFixed(1)}/s, ACTIVE ${result.createdPerSecond.toFixed(1)}/s, setup ${result.setupS!.toFixed(0)} s)`,
   ].join('   ');
 }
 

@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
+import type { EventName } from '../../domain/event-catalogue';
 import { newId } from '../../domain/ids';
 import { initialState, newSubscriptionPeriod, scheduleOf } from '../../domain/subscriptions/initial-state';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { Prisma } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
 import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from './repository';
@@ -61,7 +63,7 @@ export async function createSubscription(
   requireTaxCountry(customer, lines, 'line_items');
   refusedAsApiError(() => newSubscriptionPeriod(lines));
   const { collectionMethod, paymentInstrumentId } = await subscriptionCollection(db, accountId, customer, input);
-  const discounts = await resolveDiscounts(db, accountId, resolved.currency, input.discounts ?? []);
+  const discounts = input.discounts?.length ? await resolveDiscounts(db, accountId, resolved.currency, input.discounts) : [];
 
   const { state, events } = initialState(
     {
@@ -83,8 +85,14 @@ export async function createSubscription(
     now,
   );
   await lockSubscriptionStart(db, state.id);
+  // The run's first read waits on that lock until the commit, so the start need not wait for the
+  // writes: its round trip to Temporal overlaps theirs. Either failing rolls the create back.
+  const [row] = await Promise.all([insertAndRecord(db, state, events, now), startSubscriptionWorkflow(temporal, state.id)]);
+  return row;
+}
+
+async function insertAndRecord(db: Prisma.TransactionClient, state: SubscriptionState, events: readonly EventName[], now: number): Promise<SubscriptionRow> {
   const row = await insertSubscription(db, state);
   await recordSubscriptionEvents(db, row, events, new Date(now));
-  await startSubscriptionWorkflow(temporal, state.id);
   return row;
 }
