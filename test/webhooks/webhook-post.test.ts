@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { MAX_RESPONSE_BYTES, post, type PostOptions, type Resolve } from '../../activities/webhook-post';
+import { MAX_RESPONSE_BYTES, post, type PostOptions, type Resolve } from '../../services/webhooks/post';
 import { waitFor } from './receiver';
 
 const servers: { close(): unknown }[] = [];

@@ -2,8 +2,8 @@ import { promises as dns, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { DELIVERY_FAILURES, httpFailure, isSuccessStatus, type DeliveryFailure } from '../domain/webhook-delivery-failure';
-import { destinationAllowed, unbracketed } from '../domain/webhook-destination';
+import { DELIVERY_FAILURES, httpFailure, isSuccessStatus, type DeliveryFailure } from '../../domain/webhook-delivery-failure';
+import { destinationAllowed, unbracketed } from '../../domain/webhook-destination';
 
 /**
  * How much of a receiver's answer is read before the connection is closed: enough for any
