@@ -30,8 +30,20 @@ export interface PostOptions {
 
 const systemResolve: Resolve = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
+/**
+ * An idle kept-alive connection is closed after this long, before the 5 s after which Node's own
+ * HTTP server (and most others, later) closes it: reusing a connection the receiver is closing at
+ * that instant fails the attempt (seen in the bench as CONNECTION_ERROR under load, when the
+ * worker's timers ran late).
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
 // Kept-alive connections to the receivers: each was opened to an address checked when it was.
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+// The agents' timeout closes idle connections only; a request's own deadline is its AbortSignal.
+const agents = {
+  http: new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  https: new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+};
 
 /**
  * POSTs once and describes the answer; never throws for what the receiver (or its DNS) did.

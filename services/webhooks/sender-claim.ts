@@ -11,8 +11,10 @@ export interface ClaimLimits {
   failingEndpointCap: number;
   /** Rows to take at most (the claiming process's free slots). */
   limit: number;
-  /** Rows this process still has in flight, whatever their lease says. */
-  inFlight: string[];
+  /** Rows this process still holds (posting or awaiting their record), whatever their lease says: never claimed again. */
+  held: string[];
+  /** Rows of `held` whose request has ended: their lease stays until their result is recorded, but they hold no connection. */
+  answered: string[];
 }
 
 export interface ClaimedDelivery {
@@ -36,11 +38,13 @@ const CLAIM_LOCK = 'webhook_deliveries.sender_claim';
  * endpoints (every endpoint's first row, then every second row, …) up to `limit`. So an endpoint
  * with 10,000 rows due takes no more turns than one with a single row, and a slow one holds only
  * its own cap. Claims are serialised by an advisory lock, which makes the in-flight counts true
- * across processes and the per-endpoint cap exact. The endpoints with queued rows are found by a
+ * across processes and the per-endpoint cap exact: a leased row counts as in flight, except this
+ * process's own rows whose request has ended (their results wait for the next record batch), so
+ * the batch's commit is not part of every request's cycle. The endpoints with queued rows are found by a
  * loose index scan (one index probe per endpoint), not by reading every queued row.
  */
 export async function claimDueDeliveries(db: Database, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
-  const { now, leaseUntil, endpointCap, failingEndpointCap, limit, inFlight } = limits;
+  const { now, leaseUntil, endpointCap, failingEndpointCap, limit, held, answered } = limits;
   if (limit <= 0) return [];
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${CLAIM_LOCK}))`;
@@ -62,12 +66,13 @@ export async function claimDueDeliveries(db: Database, limits: ClaimLimits): Pro
         CROSS JOIN LATERAL (
           SELECT count(*)::int AS n FROM webhook_deliveries l
           WHERE l.endpoint_id = q.endpoint_id AND l.lease_until > ${now} AND l.status = 'PENDING' AND l.handler = 'SENDER'
+            AND l.id <> ALL(${answered}::text[])
         ) busy
         CROSS JOIN LATERAL (
           SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
           WHERE d.status = 'PENDING' AND d.handler = 'SENDER' AND d.endpoint_id = q.endpoint_id
             AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now})
-            AND d.id <> ALL(${inFlight}::text[])
+            AND d.id <> ALL(${held}::text[])
           ORDER BY d.next_attempt_at, d.id
           LIMIT greatest((CASE WHEN e.failing_since IS NULL THEN ${endpointCap}::int ELSE ${failingEndpointCap}::int END) - busy.n, 0)
           FOR UPDATE OF d SKIP LOCKED

@@ -67,7 +67,9 @@ export function runWebhookSender(deps: SenderDependencies, isStopping: () => boo
 
   let stopped = false;
   const stopping = () => stopped || isStopping();
-  const inFlight = new Set<string>();
+  // Claimed and not yet recorded; of those, `answered` have had their request end.
+  const held = new Set<string>();
+  const answered = new Set<string>();
   const pendingResults: SenderResult[] = [];
   let flushing: Promise<void> | undefined;
   const starting = new Set<Promise<void>>();
@@ -116,20 +118,26 @@ export function runWebhookSender(deps: SenderDependencies, isStopping: () => boo
           await new Promise((r) => setTimeout(r, 50 * tries));
         }
       }
-      for (const r of batch) inFlight.delete(r.deliveryId);
+      for (const r of batch) {
+        held.delete(r.deliveryId);
+        answered.delete(r.deliveryId);
+      }
       wake();
       startRetries(retries);
     }
   };
   const record = (result: SenderResult) => {
     pendingResults.push(result);
+    answered.add(result.deliveryId);
+    // Its slot is free for the next claim already; the result goes in the next batch.
+    wake();
     flushing ??= flush().finally(() => (flushing = undefined));
   };
 
   const send = async (delivery: ClaimedDelivery, secret: string | undefined) => {
     if (secret === undefined) {
       logger.warn('Webhook endpoint has no live secret; its delivery waits for its lease to expire', { endpointId: delivery.endpointId });
-      inFlight.delete(delivery.id);
+      held.delete(delivery.id);
       return;
     }
     const at = await clock();
@@ -152,22 +160,23 @@ export function runWebhookSender(deps: SenderDependencies, isStopping: () => boo
           lastSweep = now.getTime();
           await sweep(now);
         }
-        const free = concurrency - inFlight.size;
+        const free = concurrency - (held.size - answered.size);
         const claimed = await claimDueDeliveries(deps.db, {
           now,
           leaseUntil: new Date(now.getTime() + deliveryTimeoutMs() + LEASE_MARGIN_MS),
           endpointCap,
           failingEndpointCap: Math.max(1, Math.ceil(endpointCap / FAILING_SHARE)),
           limit: free,
-          inFlight: [...inFlight],
+          held: [...held],
+          answered: [...answered],
         });
         failures = 0;
         if (claimed.length > 0) {
           const secrets = await signingSecrets(deps.db, [...new Set(claimed.map((d) => d.endpointId))]);
           for (const delivery of claimed) {
-            inFlight.add(delivery.id);
+            held.add(delivery.id);
             void send(delivery, secrets.get(delivery.endpointId)).catch((error) => {
-              inFlight.delete(delivery.id);
+              held.delete(delivery.id);
               logger.warn('Webhook attempt failed in the platform; sent again after its lease', { error: String(error) });
             });
           }
@@ -189,9 +198,9 @@ export function runWebhookSender(deps: SenderDependencies, isStopping: () => boo
       stopped = true;
       wake();
       await looping;
-      while (inFlight.size > 0 || flushing || starting.size > 0) {
+      while (held.size > 0 || flushing || starting.size > 0) {
         await Promise.all([flushing, ...starting]);
-        if (inFlight.size > 0 && !flushing) await new Promise((r) => setTimeout(r, 10));
+        if (held.size > 0 && !flushing) await new Promise((r) => setTimeout(r, 10));
       }
     },
   };

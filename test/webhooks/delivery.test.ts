@@ -275,7 +275,8 @@ describe('nothing lost, nothing twice', () => {
         endpointCap: 1,
         failingEndpointCap: 1,
         limit: 1,
-        inFlight: [],
+        held: [],
+        answered: [],
       });
       leased = claimed!.id;
     });
