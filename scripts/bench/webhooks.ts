@@ -29,7 +29,10 @@ import { startTemporalDevServer } from '../temporal/cli';
  * 2. EVENTS events across BENCH_ENDPOINTS endpoints (one channel each), BENCH_DEAD_ENDPOINTS of
  *    them dead (requests hang until WEBHOOK_DELIVERY_TIMEOUT_MS): the healthy endpoints' latency,
  *    and after BENCH_DEAD_WAIT_S, the dead deliveries' second attempts against the retry schedule.
- * 3. The ceiling: a bare keep-alive HTTP client signing and POSTing to the same kit receiver with
+ * 3. The backlog: the worker stopped, EVENTS events committed to one endpoint, the worker
+ *    started again: deliveries per second from the first receipt to the last, the delivery path's
+ *    own rate, whatever the committing connection manages on a loaded machine.
+ * 4. The ceiling: a bare keep-alive HTTP client signing and POSTing to the same kit receiver with
  *    the sender's per-endpoint concurrency, in the same run; the ratio is printed last.
  */
 const ROOT = resolve(__dirname, '../..');
@@ -120,11 +123,13 @@ async function main(): Promise<void> {
     };
 
     const single = await addEndpoint('/hooks', null);
-    worker = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address },
-    });
+    const startWorker = () =>
+      spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address },
+      });
+    worker = startWorker();
     // Warm-up: the first delivery pays for the worker's start and the workflow bundle.
     const warm = await commit(db, account.id, [channel.id], 1);
     await waitUntil(() => receivedAt.has(warm[0]!.id), 180_000);
@@ -169,7 +174,23 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, DEAD_WAIT_S * 1000));
     const deadStats = await retryStats(db, dead);
 
-    // 3. The ceiling: the same receiver, a bare keep-alive client, the same concurrency.
+    // 3. The backlog, delivered by a worker started after it was committed.
+    const stopping = worker;
+    const exited = new Promise((done) => stopping.once('exit', done));
+    stopping.kill('SIGTERM');
+    await exited;
+    await db.webhookEndpoint.update({ where: { id: single.id }, data: { status: 'ACTIVE' } });
+    await db.webhookEndpoint.updateMany({ where: { id: { in: [...healthy, ...dead] } }, data: { status: 'INACTIVE' } });
+    const backlogAt = await commitAll(db, account.id, [channel.id], EVENTS);
+    worker = startWorker();
+    await waitUntil(() => [...backlogAt.keys()].every((id) => receivedAt.has(id)), 30 * 60_000);
+    const backlogReceipts = [...backlogAt.keys()].map((id) => receivedAt.get(id)!);
+    const backlogSpanMs = Math.max(...backlogReceipts) - Math.min(...backlogReceipts);
+    const backlogPerSecond = EVENTS / (backlogSpanMs / 1000);
+    const backlogStages = await stagesSince(db, [single.id], Math.min(...backlogAt.values()));
+    const loadBacklog = load();
+
+    // 4. The ceiling: the same receiver, a bare keep-alive client, the same concurrency.
     const ceiling = await bareClient(`${base}/hooks`, single.secret, Math.min(EVENTS, 5000), CONCURRENCY);
     const loadEnd = load();
 
@@ -184,7 +205,7 @@ async function main(): Promise<void> {
     const stageLine = (s: Stages) =>
       `commit → queued p50 ${ms(s.queue_p50)} p99 ${ms(s.queue_p99)}; queued → attempt p50 ${ms(s.start_p50)} p99 ${ms(s.start_p99)}; POST p50 ${ms(s.http_p50)} p99 ${ms(s.http_p99)}`;
     console.log('');
-    console.log(`load average before ${loadBefore}; after the burst ${loadBurst}; after the spread ${loadSpread}; at the end ${loadEnd}`);
+    console.log(`load average before ${loadBefore}; after the burst ${loadBurst}; after the spread ${loadSpread}; after the backlog ${loadBacklog}; at the end ${loadEnd}`);
     console.log(`1. ${EVENTS} events in transactions of ${BATCH} (${burst.committedInMs} ms to commit), one endpoint, ${CONCURRENCY} in flight at most`);
     console.log(`  deliveries/s  ${burst.perSecond.toFixed(0)}   (first commit → last receipt ${burst.spanMs} ms)`);
     console.log(`  commit → receipt  p50 ${burst.p50} ms   p99 ${burst.p99} ms   max ${burst.max} ms`);
@@ -199,9 +220,12 @@ async function main(): Promise<void> {
       `  dead: ${deadStats.deliveries} deliveries, ${deadStats.firstAttempts} first attempts, ${deadStats.second} second attempts after ${DEAD_WAIT_S} s; ` +
         `second − first p50 ${ms(deadStats.gapP50)} min ${ms(deadStats.gapMin)} max ${ms(deadStats.gapMax)} (schedule: 60000 ms); ${deadRequests} requests held`,
     );
+    console.log(`3. backlog: ${EVENTS} events committed with the worker stopped, then delivered by a worker started after`);
+    console.log(`  deliveries/s  ${backlogPerSecond.toFixed(0)}   (first receipt → last receipt ${backlogSpanMs} ms)`);
+    console.log(`  stages: ${stageLine(backlogStages)}`);
     console.log(`receiver: ${requests} requests, ${rejected} rejected; ${succeeded} SUCCEEDED deliveries; ${attempts} attempts to live endpoints (${failedAttempts} failed)`);
     console.log(`ceiling: bare keep-alive client, ${ceiling.count} signed POSTs, ${CONCURRENCY} in flight: ${ceiling.perSecond.toFixed(0)}/s`);
-    console.log(`ratio (one-endpoint deliveries/s ÷ ceiling): ${(burst.perSecond / ceiling.perSecond).toFixed(2)}`);
+    console.log(`ratios to the ceiling: burst ${(burst.perSecond / ceiling.perSecond).toFixed(2)}; backlog ${(backlogPerSecond / ceiling.perSecond).toFixed(2)}`);
   } finally {
     for (const res of hanging) res.destroy();
     await cleanUp();
@@ -264,7 +288,11 @@ interface Stages {
 }
 
 /** Where the time goes, from the rows: commit → queued (the delivery row) → first attempt, and the POST itself. */
-async function stages(db: Database, endpointIds: string[]): Promise<Stages> {
+function stages(db: Database, endpointIds: string[]): Promise<Stages> {
+  return stagesSince(db, endpointIds, 0);
+}
+
+async function stagesSince(db: Database, endpointIds: string[], committedFrom: number): Promise<Stages> {
   const [row] = await db.$queryRaw<Stages[]>`
     SELECT
       percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM d.created_at - e.created_at) * 1000) AS queue_p50,
@@ -275,7 +303,7 @@ async function stages(db: Database, endpointIds: string[]): Promise<Stages> {
       percentile_cont(0.99) WITHIN GROUP (ORDER BY a.duration_ms) AS http_p99
     FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
     JOIN webhook_delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
-    WHERE d.endpoint_id = ANY(${endpointIds}::text[])`;
+    WHERE d.endpoint_id = ANY(${endpointIds}::text[]) AND e.created_at >= ${new Date(committedFrom - 1_000)}`;
   return row!;
 }
 
