@@ -1,6 +1,6 @@
 import { Runtime } from '@temporalio/worker';
 import type { Database } from '../prisma/client';
-import { DISPATCH_BATCH_SIZE, dispatchOutboxBatch } from '../services/webhooks/dispatch';
+import { DISPATCH_BATCH_SIZE, dispatchOutboxBatch } from '../services/webhooks/outbox-dispatch';
 
 /** How long an idle dispatcher waits before looking again; OUTBOX_POLL_INTERVAL_MS overrides it. */
 export const DEFAULT_POLL_INTERVAL_MS = 100;

@@ -1,9 +1,9 @@
 import type { ActivityDependencies } from '.';
-import { attemptDelivery, type AttemptDeliveryInput, type AttemptDeliveryResult } from '../services/webhooks/workflow-attempt';
+import { attemptDelivery, type AttemptDeliveryInput, type AttemptDeliveryResult } from '../services/webhooks/delivery-attempt';
 
 export function createWebhookDeliveryActivities({ db }: ActivityDependencies) {
   return {
-    /** One attempt of a delivery workflow (services/webhooks/workflow-attempt.ts). */
+    /** One attempt of a delivery workflow (services/webhooks/delivery-attempt.ts). */
     attemptWebhookDelivery(input: AttemptDeliveryInput): Promise<AttemptDeliveryResult> {
       return attemptDelivery(db, input);
     },

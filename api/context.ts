@@ -1,7 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Database } from '../prisma/client';
 import type { SecretCache } from './auth/secret-cache';
-import type { RateLimiter } from './rate-limit/token-bucket';
+import type { RateLimiting } from './rate-limit/token-bucket';
 
 /**
  * Everything a procedure may use, built without an HTTP request so tests can call
@@ -10,7 +10,7 @@ import type { RateLimiter } from './rate-limit/token-bucket';
 export interface Context {
   db: Database;
   temporal: TemporalClient;
-  rateLimiter: RateLimiter;
+  rateLimiter: RateLimiting;
   /** Absent in tests that want every request to read the database. */
   secretCache?: SecretCache;
   requestId: string;

@@ -1,12 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../prisma/client';
 import { apiConfigFromEnv } from './config';
+import { temporalSettings } from '../services/temporal/connection-settings';
+import { shutdownTimeoutMs } from './http/shutdown';
 import { urlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
 import { secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from './http/server';
 
-/** Runs the HTTP API on its own: `DATABASE_URL`, `TEMPORAL_ADDRESS`, `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */
+/** Runs the HTTP API on its own: `DATABASE_URL`, Temporal's settings (services/temporal/connection-settings.ts), `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
@@ -14,18 +16,21 @@ async function main(): Promise<void> {
   // stop the start here rather than fail those requests with a 500 later.
   const key = secretsKey();
   if (!urlSigningKey()) throw new Error('URL_SIGNING_KEY is not set (docs/configuration.md).');
-  const config = apiConfigFromEnv();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
+  const config = apiConfigFromEnv(db);
   await sealClearFingerprintKeys(db, key);
   // Lazy: the API serves what needs no workflow while Temporal is still starting or briefly away.
-  const connection = Connection.lazy({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
-  const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
+  const { connectionOptions, namespace } = temporalSettings();
+  const connection = Connection.lazy(connectionOptions);
+  const temporal = new Client({ connection, namespace });
   const server = buildServer(
     { db, temporal, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
     { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL },
   );
   await server.listen({ port: config.port, host: config.host });
   const stop = async () => {
+    // Bounded: in-flight requests get SHUTDOWN_TIMEOUT_MS to finish, then the process goes anyway.
+    setTimeout(() => process.exit(1), shutdownTimeoutMs()).unref();
     await server.close();
     await connection.close();
     await db.$disconnect();

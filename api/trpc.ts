@@ -39,7 +39,7 @@ export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next }) =
       required_permission: meta.permission,
     });
   }
-  const decision = ctx.rateLimiter.take(principal.apiKeyId, meta.permission, ctx.now().getTime());
+  const decision = await ctx.rateLimiter.take(principal.apiKeyId, meta.permission, ctx.now().getTime());
   if (!decision.allowed) {
     throw new ApiError('RATE_LIMIT', `Too many ${meta.permission} requests for this API key.`, {
       next_try_at: formatDateTime(decision.retryAt),

@@ -8,6 +8,7 @@ import { sealClearFingerprintKeys } from '../api/secrets/card-fingerprint-key';
 import { ensureSecretsKey, secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
+import { temporalConfigured, temporalSettings } from '../services/temporal/connection-settings';
 import { createWorker } from '../worker/create-worker';
 import { ensureMaintenanceWorkflows } from '../worker/maintenance';
 import { applyPendingMigrations } from './db/migrations';
@@ -64,17 +65,21 @@ async function main(): Promise<void> {
     const applied = await applyPendingMigrations(databaseUrl);
     log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 
-    let temporalAddress = process.env.TEMPORAL_ADDRESS;
+    const external = temporalConfigured();
+    const settings = temporalSettings();
+    const namespace = settings.namespace;
+    let connectionOptions = settings.connectionOptions;
     let temporalUi = process.env.TEMPORAL_UI_URL ?? '(external Temporal: see its own UI)';
-    if (!temporalAddress) {
+    if (!external) {
       await ensureTemporalCli();
       const temporal = await startTemporalDevServer({
         dataDir: DATA_DIR,
         port: Number(process.env.TEMPORAL_PORT ?? 7233),
         uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233),
+        namespace,
       });
       stops.push(() => temporal.stop());
-      temporalAddress = temporal.address;
+      connectionOptions = { address: temporal.address };
       temporalUi = temporal.uiUrl;
     }
 
@@ -82,9 +87,8 @@ async function main(): Promise<void> {
     stops.push(() => db.$disconnect());
     const sealed = await sealClearFingerprintKeys(db, secretsKey());
     if (sealed) log(`sealed the card fingerprint keys of ${sealed} account(s) with SECRETS_KEY`);
-    const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
 
-    const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+    const workerConnection = await NativeConnection.connect(connectionOptions);
     stops.push(() => workerConnection.close());
     const worker = await createWorker({ connection: workerConnection, db, namespace });
     const workerRun = worker.run();
@@ -93,11 +97,11 @@ async function main(): Promise<void> {
       await workerRun;
     });
 
-    const clientConnection = await Connection.connect({ address: temporalAddress });
+    const clientConnection = await Connection.connect(connectionOptions);
     stops.push(() => clientConnection.close());
     const temporalClient = new Client({ connection: clientConnection, namespace });
     await ensureMaintenanceWorkflows(temporalClient);
-    const config = apiConfigFromEnv();
+    const config = apiConfigFromEnv(db);
     const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${config.port}`;
     const server = buildServer(
       { db, temporal: temporalClient, rateLimiter: config.rateLimiter, secretCache: config.secretCache },

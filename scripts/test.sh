@@ -2,6 +2,7 @@
 # `npm test`: everything the tests need comes from the registries and starts here —
 # packages, the Prisma client, the type check, then jest, whose global setup starts an
 # embedded PostgreSQL and resolves Temporal's time-skipping test server from Maven Central.
+# Go tools (the Temporal CLI, the versitygw S3 gateway) are built from the Go module proxy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
@@ -9,5 +10,7 @@ echo "[test] type check"
 npx tsc -p .
 echo "[test] Temporal CLI for the platform tests"
 node --import tsx scripts/temporal/ensure-cli.ts
+echo "[test] S3 gateway for the file storage tests"
+node --import tsx scripts/s3/ensure-versitygw.ts
 echo "[test] jest"
 npx jest "$@"

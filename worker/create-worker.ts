@@ -20,6 +20,8 @@ export interface WorkerDependencies {
   outboxDispatch?: boolean;
   /** The webhook sender's clock; the tests hand in the time-skipping server's, which its retry workflows use. */
   clock?: () => Promise<Date>;
+  /** How long a stopping worker lets running activities finish before it cancels them (docs/deployment.md). */
+  shutdownGraceMs?: number;
 }
 
 export async function createWorker(deps: WorkerDependencies): Promise<Worker> {
@@ -29,6 +31,8 @@ export async function createWorker(deps: WorkerDependencies): Promise<Worker> {
     taskQueue: deps.taskQueue ?? TASK_QUEUE,
     activities: createActivities({ db: deps.db }),
     ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
+    // The force time bounds a shutdown whose activities ignore cancellation.
+    ...(deps.shutdownGraceMs !== undefined ? { shutdownGraceTime: deps.shutdownGraceMs, shutdownForceTime: deps.shutdownGraceMs + 10_000 } : {}),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
   if (deps.outboxDispatch !== false) {

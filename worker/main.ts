@@ -1,25 +1,31 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { secretsKey } from '../services/secrets/secrets-key';
+import { temporalSettings } from '../services/temporal/connection-settings';
 import { createDatabase } from '../prisma/client';
 import { createWorker } from './create-worker';
+import { startWorkerHealthServer } from './health-server';
 import { ensureMaintenanceWorkflows } from './maintenance';
 
-/** Runs the worker on its own: `DATABASE_URL` and `TEMPORAL_ADDRESS` say where everything is; `SECRETS_KEY` is required. */
+/** Runs the worker on its own: `DATABASE_URL` and Temporal's settings (services/temporal/connection-settings.ts) say where everything is; `SECRETS_KEY` is required. */
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
   // Webhook deliveries sign with sealed secrets: without the key every one of them would fail.
   secretsKey();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
-  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
-  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
-  const worker = await createWorker({ connection, db, namespace });
-  const clientConnection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
-  await ensureMaintenanceWorkflows(new Client({ connection: clientConnection, namespace }));
-  await clientConnection.close();
+  const { connectionOptions, namespace } = temporalSettings();
+  const connection = await NativeConnection.connect(connectionOptions);
+  const worker = await createWorker({ connection, db, namespace, shutdownGraceMs: Number(process.env.WORKER_SHUTDOWN_GRACE_MS ?? 10_000) });
+  const clientConnection = await Connection.connect(connectionOptions);
+  const temporal = new Client({ connection: clientConnection, namespace });
+  await ensureMaintenanceWorkflows(temporal);
+  const healthPort = Number(process.env.WORKER_HEALTH_PORT ?? 0);
+  const health = healthPort > 0 ? await startWorkerHealthServer(healthPort, { worker, db, temporal }) : undefined;
   // The SDK shuts the worker down gracefully on SIGINT and SIGTERM; run() resolves after it drains.
   await worker.run();
+  health?.close();
+  await clientConnection.close();
   await connection.close();
   await db.$disconnect();
 }

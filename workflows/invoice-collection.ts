@@ -1,5 +1,6 @@
-import { condition, defineSignal, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { invoiceStatusChangedSignal } from './invoice-collection-messages';
 import { invoiceDunningStartedSignal } from './subscription-messages';
 
 const { planInvoiceCollection, invoiceCollectionStatus, attemptInvoiceCollection, invoicePastDue } = proxyActivities<Activities>({
@@ -7,9 +8,6 @@ const { planInvoiceCollection, invoiceCollectionStatus, attemptInvoiceCollection
   // Unlimited attempts: an attempt must finish (its key makes every retry the same charge).
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-/** Sent by invoices/void and invoices/pay after they change the invoice's status (no args). */
-export const invoiceStatusChangedSignal = defineSignal('invoiceStatusChanged');
 
 /** An object so later callers (subscriptions) can add fields without breaking running workflows. */
 export interface InvoiceCollectionInput {

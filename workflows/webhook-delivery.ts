@@ -18,7 +18,7 @@ export interface WebhookDeliveryInput {
   endpointId: string;
   /** 1 for the first delivery; a redelivery continues the numbering. */
   firstAttempt: number;
-  /** The delivery's `next_attempt_at` this run starts from (activities/webhook-delivery.ts). */
+  /** The delivery's `next_attempt_at` this run starts from (services/webhooks/delivery-attempt.ts). */
   claim: string;
   /** Started by webhooks/redeliver, which writes the delivery row itself. */
   redelivery?: boolean;

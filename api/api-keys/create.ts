@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
+import { createApiKey as createApiKeyService } from '../../services/api-keys/create';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { prefixedId } from '../common/schemas';
-import { requireWithinCallerPermissions } from './permission-ceiling';
-import { insertApiKey, unknownChannelIds } from './repository';
 import { apiKeyObject, permission, serializeApiKey } from './schemas';
 
 export const createApiKeyRequest = z.strictObject({
@@ -38,23 +36,15 @@ export const createApiKey = authorizedProcedure
   .input(createApiKeyRequest)
   .output(createApiKeyResponse)
   .mutation(({ ctx, input }) =>
-    withIdempotency(ctx, 'api-keys/create', input, async (ctx) => {
-      requireWithinCallerPermissions(ctx.principal, input.permissions, 'An API key cannot grant permissions it does not hold.');
-      return ctx.transaction(async (tx) => {
-        const channelIds = input.channel_ids ?? [];
-        const unknown = await unknownChannelIds(tx, ctx.principal.accountId, channelIds);
-        if (unknown.length > 0) {
-          throw new ApiError('CHANNEL_NOT_FOUND', 'These channels do not exist in this account.', { channel_ids: unknown });
-        }
-        const { row, secret } = await insertApiKey(tx, {
-          accountId: ctx.principal.accountId,
+    withIdempotency(ctx, 'api-keys/create', input, (ctx) =>
+      ctx.transaction(async (tx) => {
+        const { row, secret } = await createApiKeyService(ctx, tx, ctx.principal, {
           name: input.name,
           description: input.description,
-          channelIds,
+          channelIds: input.channel_ids ?? [],
           permissions: input.permissions,
-          now: ctx.now(),
         });
         return { ...serializeApiKey(row), secret };
-      });
-    }),
+      }),
+    ),
   );

@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { byIdRequest } from '../common/schemas';
 import { authorizedProcedure, operation } from '../trpc';
-import { findApiKey } from './repository';
+import { findApiKey } from '../../services/api-keys/repository';
 import { apiKeyObject, serializeApiKey } from './schemas';
 
 export const getApiKey = authorizedProcedure

@@ -4,7 +4,7 @@ import { dateTimeCondition, dateTimeRangeFilter, stringCondition, valueFilter } 
 import { prefixedId } from '../common/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { apiKeySelect } from './repository';
+import { apiKeySelect } from '../../services/api-keys/repository';
 import { apiKeyObject, permission, serializeApiKey } from './schemas';
 
 export const listApiKeysRequest = z.strictObject({

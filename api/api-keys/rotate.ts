@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
 import { MAX_ROTATION_PERIOD_SECONDS } from '../../domain/secret-rotation';
-import { rotateSecret } from '../../services/secrets/rotation';
+import { rotateApiKeySecret } from '../../services/api-keys/rotate';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { requireWithinCallerPermissions } from './permission-ceiling';
-import { lockApiKey, recordRotation } from './repository';
 import { apiKeyId, apiKeyObject, serializeApiKey } from './schemas';
 
 export const rotateApiKeyRequest = z.strictObject({
@@ -36,20 +33,8 @@ export const rotateApiKey = authorizedProcedure
   .mutation(async ({ ctx, input }) => {
     const rotated = await withIdempotency(ctx, 'api-keys/rotate', input, (ctx) =>
       ctx.transaction(async (tx) => {
-        const target = await lockApiKey(tx, ctx.principal.accountId, input.id);
-        if (!target) throw ApiError.notFound('API key', input.id);
-        requireWithinCallerPermissions(
-          ctx.principal,
-          target.permissions,
-          'An API key cannot rotate a key holding permissions it does not hold itself: the new secret would hand them over.',
-        );
-        const now = ctx.now();
-        const rotated = await rotateSecret(
-          { tx, temporal: ctx.temporal },
-          { kind: 'apiKey', ownerId: input.id, rotationPeriodSeconds: input.rotation_period, now },
-        );
-        const row = await recordRotation(tx, input.id, rotated.expiresAt, now);
-        return { ...serializeApiKey(row), rotate_secret: rotated.secret };
+        const { row, secret } = await rotateApiKeySecret(ctx, tx, ctx.principal, { apiKeyId: input.id, rotationPeriodSeconds: input.rotation_period });
+        return { ...serializeApiKey(row), rotate_secret: secret };
       }),
     );
     // A period of 0 or a second rotation revoked a secret: this process stops accepting it now.

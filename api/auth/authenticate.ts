@@ -23,11 +23,7 @@ export async function authenticate(
   const lookup = presented ? lookupOf(presented) : null;
   if (!presented || !lookup) throw unauthenticated();
 
-  let secret = cache?.get(lookup, now.getTime());
-  if (!secret) {
-    secret = await readSecret(db, lookup);
-    if (secret) cache?.set(lookup, secret, now.getTime());
-  }
+  const secret = cache ? await cache.read(lookup, now.getTime(), () => readSecret(db, lookup)) : await readSecret(db, lookup);
   if (!secret || !secretMatches(presented, secret.hash)) throw unauthenticated();
   if (secret.revoked_at || (secret.expires_at && secret.expires_at <= now)) throw unauthenticated();
 

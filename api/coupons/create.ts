@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
-import { newUuid } from '../../domain/ids';
 import { hasAtMostFourDecimals } from '../../domain/invoice-amounts';
-import { Prisma } from '../../generated/prisma/client';
+import { createCoupon as createCouponService } from '../../services/catalogue/coupons';
 import { currency } from '../customers/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { MAX_PRICE_AMOUNT } from '../product-prices/schemas';
-import { authorizedProcedure, operation, type Transaction } from '../trpc';
-import { calculationType, couponCode, couponObject, couponSelect, serializeCoupon } from './schemas';
+import { authorizedProcedure, operation } from '../trpc';
+import { calculationType, couponCode, couponObject, serializeCoupon } from './schemas';
 
 export const createCouponRequest = z
   .strictObject({
@@ -35,31 +33,6 @@ export const createCouponRequest = z
     }
   });
 
-const codeTaken = (code: string, couponId?: string) =>
-  new ApiError('COUPON_CODE_ALREADY_EXISTS', `A coupon with the code ${code} already exists.`, { code, ...(couponId ? { coupon_id: couponId } : {}) });
-
-async function insertCoupon(tx: Transaction, accountId: string, input: z.output<typeof createCouponRequest>, now: Date) {
-  try {
-    return await tx.coupon.create({
-      data: {
-        id: newUuid(now.getTime()),
-        accountId,
-        code: input.code,
-        calculationType: input.calculation_type,
-        calculationValue: String(input.calculation_value),
-        currency: input.currency ?? null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      select: couponSelect,
-    });
-  } catch (error) {
-    // Two requests racing for one code: the unique index decides.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw codeTaken(input.code);
-    throw error;
-  }
-}
-
 export const createCoupon = authorizedProcedure
   .meta(
     operation('coupons/create', {
@@ -71,11 +44,15 @@ export const createCoupon = authorizedProcedure
   .output(couponObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'coupons/create', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const accountId = ctx.principal.accountId;
-        const existing = await tx.coupon.findUnique({ where: { accountId_code: { accountId, code: input.code } }, select: { id: true } });
-        if (existing) throw codeTaken(input.code, existing.id);
-        return serializeCoupon(await insertCoupon(tx, accountId, input, ctx.now()));
-      }),
+      ctx.transaction(async (tx) =>
+        serializeCoupon(
+          await createCouponService(ctx, tx, ctx.principal.accountId, {
+            code: input.code,
+            calculationType: input.calculation_type,
+            calculationValue: input.calculation_value,
+            currency: input.currency,
+          }),
+        ),
+      ),
     ),
   );

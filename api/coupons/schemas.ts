@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { CouponRow } from '../../services/catalogue/coupons';
 import { formatDateTime } from '../../domain/datetime';
-import type { Prisma } from '../../generated/prisma/client';
 import { dateTime } from '../common/schemas';
 
 export const CALCULATION_TYPES = ['PERCENTAGE', 'AMOUNT'] as const;
@@ -12,17 +12,6 @@ export const couponCode = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'Expected 1 to 64 letters, digits, `_` or `-`.' })
   .meta({ description: 'Unique per account, case-sensitive.' });
 
-export const couponSelect = {
-  id: true,
-  code: true,
-  calculationType: true,
-  calculationValue: true,
-  currency: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-
-export type CouponRow = Prisma.CouponGetPayload<{ select: typeof couponSelect }>;
 
 export const couponObject = z
   .object({
@@ -49,3 +38,5 @@ export function serializeCoupon(row: CouponRow): CouponObject {
     updated_at: formatDateTime(row.updatedAt),
   };
 }
+
+export { couponSelect, type CouponRow } from '../../services/catalogue/coupons';

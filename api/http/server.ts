@@ -9,6 +9,7 @@ import { referencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
+import { registerHealthRoutes } from './health';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
 
@@ -104,7 +105,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
 
   app.get('/openapi.json', async () => document);
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml));
-  app.get('/health', async () => ({ status: 'ok' }));
+  registerHealthRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);
 

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
-import { newUuid } from '../../domain/ids';
+import { createProductPrice as createProductPriceService } from '../../services/catalogue/product-prices';
 import { prefixedId } from '../common/schemas';
 import { currency } from '../customers/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { catalogueId } from '../products/schemas';
 import { authorizedProcedure, operation } from '../trpc';
-import { billingPeriodConfig, billingType, MAX_PRICE_AMOUNT, productPriceObject, productPriceSelect, serializeProductPrice } from './schemas';
+import { billingPeriodConfig, billingType, MAX_PRICE_AMOUNT, productPriceObject, serializeProductPrice } from './schemas';
 
 export const createProductPriceRequest = z
   .strictObject({
@@ -37,30 +36,17 @@ export const createProductPrice = authorizedProcedure
   .output(productPriceObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'product-prices/create', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const accountId = ctx.principal.accountId;
-        const product = await tx.product.count({ where: { id: input.product_id, accountId } });
-        if (!product) {
-          throw new ApiError('PRODUCT_NOT_FOUND', `Product ${input.product_id} does not exist.`, { product_id: input.product_id });
-        }
-        const now = ctx.now();
-        const row = await tx.productPrice.create({
-          data: {
-            id: newUuid(now.getTime()),
-            accountId,
+      ctx.transaction(async (tx) =>
+        serializeProductPrice(
+          await createProductPriceService(ctx, tx, ctx.principal.accountId, {
             productId: input.product_id,
             currency: input.currency,
             amount: input.amount,
             billingType: input.billing_type,
-            billingPeriodValue: input.billing_period_config?.value ?? null,
-            billingPeriodUnit: input.billing_period_config?.unit ?? null,
-            taxCategoryId: input.tax_category_id ?? null,
-            createdAt: now,
-            updatedAt: now,
-          },
-          select: productPriceSelect,
-        });
-        return serializeProductPrice(row);
-      }),
+            billingPeriod: input.billing_period_config,
+            taxCategoryId: input.tax_category_id,
+          }),
+        ),
+      ),
     ),
   );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { ProductPriceRow } from '../../services/catalogue/product-prices';
 import { BILLING_TYPES } from '../../domain/billing-types';
 import { formatDateTime } from '../../domain/datetime';
-import type { Prisma } from '../../generated/prisma/client';
 import { dateTime } from '../common/schemas';
 
 export const BILLING_PERIOD_UNITS = ['MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR'] as const;
@@ -15,21 +15,6 @@ export const billingPeriodConfig = z
   .strictObject({ value: z.number().int().min(1).max(1000), unit: z.enum(BILLING_PERIOD_UNITS) })
   .meta({ description: 'Every `value` `unit`s, for example {value: 1, unit: MONTH}.' });
 
-export const productPriceSelect = {
-  id: true,
-  productId: true,
-  currency: true,
-  amount: true,
-  billingType: true,
-  billingPeriodValue: true,
-  billingPeriodUnit: true,
-  taxCategoryId: true,
-  createdAt: true,
-  updatedAt: true,
-  product: { select: { name: true, description: true } },
-} as const;
-
-export type ProductPriceRow = Prisma.ProductPriceGetPayload<{ select: typeof productPriceSelect }>;
 
 export const productPriceObject = z
   .object({
@@ -62,3 +47,5 @@ export function serializeProductPrice(row: ProductPriceRow): ProductPriceObject 
     updated_at: formatDateTime(row.updatedAt),
   };
 }
+
+export { productPriceSelect, type ProductPriceRow } from '../../services/catalogue/product-prices';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { newUuid } from '../../domain/ids';
+import { createProduct as createProductService } from '../../services/catalogue/products';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { productObject, productSelect, serializeProduct } from './schemas';
+import { productObject, serializeProduct } from './schemas';
 
 export const createProductRequest = z.strictObject({
   name: z.string().trim().min(1).max(200),
@@ -15,20 +15,6 @@ export const createProduct = authorizedProcedure
   .output(productObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'products/create', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const now = ctx.now();
-        const row = await tx.product.create({
-          data: {
-            id: newUuid(now.getTime()),
-            accountId: ctx.principal.accountId,
-            name: input.name,
-            description: input.description ?? null,
-            createdAt: now,
-            updatedAt: now,
-          },
-          select: productSelect,
-        });
-        return serializeProduct(row);
-      }),
+      ctx.transaction(async (tx) => serializeProduct(await createProductService(ctx, tx, ctx.principal.accountId, input))),
     ),
   );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { ProductRow } from '../../services/catalogue/products';
 import { formatDateTime } from '../../domain/datetime';
-import type { Prisma } from '../../generated/prisma/client';
 import { dateTime } from '../common/schemas';
 
 /**
@@ -13,9 +13,6 @@ export const catalogueId = z
   .transform((id) => id.toLowerCase())
   .meta({ description: 'A UUID (no prefix).' });
 
-export const productSelect = { id: true, name: true, description: true, createdAt: true, updatedAt: true } as const;
-
-export type ProductRow = Prisma.ProductGetPayload<{ select: typeof productSelect }>;
 
 export const productObject = z
   .object({
@@ -38,3 +35,5 @@ export function serializeProduct(row: ProductRow): ProductObject {
     updated_at: formatDateTime(row.updatedAt),
   };
 }
+
+export { productSelect, type ProductRow } from '../../services/catalogue/products';

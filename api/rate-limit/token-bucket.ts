@@ -7,6 +7,11 @@ export interface Quota {
 
 export type Decision = { allowed: true } | { allowed: false; retryAt: Date };
 
+/** Takes one token of an API key's bucket for an operation: in this process, or shared (postgres-buckets.ts). */
+export interface RateLimiting {
+  take(apiKeyId: string, operation: string, nowMs: number): Decision | Promise<Decision>;
+}
+
 interface Bucket {
   tokens: number;
   updatedAt: number;
@@ -14,9 +19,10 @@ interface Bucket {
 
 /**
  * In-process token buckets, one per API key and operation. Each API process enforces its
- * quota on its own, so N replicas admit up to N times the quota; docs/rate-limits.md says so.
+ * quota on its own, so N replicas admit up to N times the quota; docs/rate-limits.md says so
+ * (RATE_LIMIT_STORE=postgres shares them).
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimiting {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(

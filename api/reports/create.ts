@@ -1,19 +1,9 @@
 import { ApiError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
-import { resolveChannelScope } from '../auth/channel-scope';
+import { createReport as create } from '../../services/reports/create';
+import { operationScope } from '../auth/channel-scope';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { startReportExport } from './export-workflow';
-import { reportSelect } from './repository';
-import {
-  createReportRequest,
-  MAX_REPORT_RANGE_DAYS,
-  REPORT_TYPE_PERMISSION,
-  reportBoundAt,
-  reportExpiry,
-  reportObject,
-  serializeReport,
-} from './schemas';
+import { createReportRequest, MAX_REPORT_RANGE_DAYS, REPORT_TYPE_PERMISSION, reportBoundAt, reportObject, serializeReport } from './schemas';
 
 export const createReport = authorizedProcedure
   .meta(
@@ -36,30 +26,16 @@ export const createReport = authorizedProcedure
           required_permission: required,
         });
       }
-      const channelIds = resolveChannelScope(principal, input.channel_id) ?? [];
-      return ctx.transaction(async (tx) => {
-        if (input.channel_id && !(await tx.channel.count({ where: { id: input.channel_id, accountId: principal.accountId } }))) {
-          throw new ApiError('CHANNEL_NOT_FOUND', `Channel ${input.channel_id} does not exist in this account.`, { channel_id: input.channel_id });
-        }
-        const now = ctx.now();
-        const report = await tx.report.create({
-          data: {
-            id: newId('report', now.getTime()),
-            accountId: principal.accountId,
-            apiKeyId: principal.apiKeyId,
-            channelIds,
-            reportType: input.report_type,
-            dateFrom: reportBoundAt(input.date_from),
-            dateTo: reportBoundAt(input.date_to),
-            status: 'PROCESSING',
-            expiresAt: reportExpiry(now),
-            createdAt: now,
-            updatedAt: now,
-          },
-          select: reportSelect,
-        });
-        await startReportExport(ctx.temporal, report.id, report.expiresAt);
-        return serializeReport(report);
-      });
+      const scope = operationScope(principal, input.channel_id);
+      const report = await ctx.transaction((tx) =>
+        create(ctx, tx, scope, {
+          reportType: input.report_type,
+          dateFrom: reportBoundAt(input.date_from),
+          dateTo: reportBoundAt(input.date_to),
+          channelId: input.channel_id,
+          apiKeyId: principal.apiKeyId,
+        }),
+      );
+      return serializeReport(report);
     }),
   );

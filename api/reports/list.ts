@@ -5,7 +5,7 @@ import { paginate, paginationRequest, paginationResponse } from '../common/pagin
 import { channelIdField } from '../common/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { reportSelect } from './repository';
+import { reportSelect } from '../../services/reports/report-row';
 import { accessibleReportTypes, reportObject, reportStatus, reportType, serializeReport } from './schemas';
 
 export const listReportsRequest = z.strictObject({

@@ -2,24 +2,7 @@ import { ApiError } from '../../domain/errors';
 import type { Principal } from '../auth/principal';
 import { isAccountLevel } from '../auth/principal';
 import type { Database } from '../../prisma/client';
-import type { ReportRow } from './schemas';
-
-export const reportSelect = {
-  id: true,
-  accountId: true,
-  reportType: true,
-  status: true,
-  dateFrom: true,
-  dateTo: true,
-  channelIds: true,
-  rowCount: true,
-  byteSize: true,
-  storageKey: true,
-  failureReason: true,
-  createdAt: true,
-  updatedAt: true,
-  expiresAt: true,
-} as const;
+import { reportSelect, type ReportRow } from '../../services/reports/report-row';
 
 /**
  * A report is the caller's to see when it holds nothing beyond the caller's channels: every

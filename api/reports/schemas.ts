@@ -3,11 +3,10 @@ import { formatDateTime } from '../../domain/datetime';
 import type { Permission } from '../../domain/permissions';
 import { REPORT_TYPES, type ReportType } from '../../domain/report-columns';
 import { isDay, startOfDay } from '../../domain/settlement-dates';
+import type { ReportRow } from '../../services/reports/report-row';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { date } from '../settlements/schemas';
 
-/** Section 8: a report lives 30 days from its creation. */
-export const REPORT_LIFETIME_DAYS = 30;
 /** One year and a day: a calendar year, leap or not, fits in one report. */
 export const MAX_REPORT_RANGE_DAYS = 366;
 export const REPORT_STATUSES = ['PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED'] as const;
@@ -88,21 +87,6 @@ export type ReportObject = z.infer<typeof reportObject>;
 
 export const downloadReportRequest = z.strictObject({ id: reportId });
 
-export interface ReportRow {
-  id: string;
-  reportType: string;
-  status: string;
-  dateFrom: Date;
-  dateTo: Date;
-  channelIds: string[];
-  rowCount: number | null;
-  byteSize: bigint | null;
-  failureReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  expiresAt: Date;
-}
-
 export function serializeReport(row: ReportRow): ReportObject {
   return {
     id: row.id,
@@ -118,8 +102,4 @@ export function serializeReport(row: ReportRow): ReportObject {
     updated_at: formatDateTime(row.updatedAt),
     expires_at: formatDateTime(row.expiresAt),
   };
-}
-
-export function reportExpiry(createdAt: Date): Date {
-  return new Date(createdAt.getTime() + REPORT_LIFETIME_DAYS * DAY_MS);
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { insertRoutingConfigVersion } from './repository';
+import { createRoutingConfigVersion as createRoutingConfigVersionService } from '../../services/routing-configs/create-version';
 import { routeTree, routingConfigId, routingConfigVersionObject, serializeRoutingConfigVersion } from './schemas';
 
 export const createRoutingConfigVersionRequest = z.strictObject({
@@ -22,15 +21,14 @@ export const createRoutingConfigVersion = authorizedProcedure
   .output(routingConfigVersionObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'routing-configs/create-version', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const row = await insertRoutingConfigVersion(tx, ctx.principal, {
-          routingConfigId: input.routing_config_id,
-          routeTree: input.route_tree,
-          description: input.description,
-          now: ctx.now(),
-        });
-        if (!row) throw ApiError.notFound('Routing configuration', input.routing_config_id);
-        return serializeRoutingConfigVersion(row);
-      }),
+      ctx.transaction(async (tx) =>
+        serializeRoutingConfigVersion(
+          await createRoutingConfigVersionService(ctx, tx, ctx.principal, {
+            routingConfigId: input.routing_config_id,
+            routeTree: input.route_tree,
+            description: input.description,
+          }),
+        ),
+      ),
     ),
   );

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
 import { resolveChannelScope } from '../auth/channel-scope';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { insertRoutingConfig, unknownChannel } from './repository';
+import { createRoutingConfig as createRoutingConfigService } from '../../services/routing-configs/create';
 import { routingConfigObject, serializeRoutingConfig } from './schemas';
 
 export const createRoutingConfigRequest = z.strictObject({
@@ -27,13 +26,8 @@ export const createRoutingConfig = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'routing-configs/create', input, (ctx) => {
       const scope = resolveChannelScope(ctx.principal, input.channel_id);
-      const channelId = scope ? scope[0]! : null;
-      return ctx.transaction(async (tx) => {
-        if (channelId && (await unknownChannel(tx, ctx.principal.accountId, channelId))) {
-          throw new ApiError('CHANNEL_NOT_FOUND', `Channel ${channelId} does not exist in this account.`, { channel_id: channelId });
-        }
-        const row = await insertRoutingConfig(tx, { accountId: ctx.principal.accountId, channelId, name: input.name, now: ctx.now() });
-        return serializeRoutingConfig(row);
-      });
+      return ctx.transaction(async (tx) =>
+        serializeRoutingConfig(await createRoutingConfigService(ctx, tx, { accountId: ctx.principal.accountId, channelId: scope ? scope[0]! : null, name: input.name })),
+      );
     }),
   );

@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { byIdRequest } from '../common/schemas';
 import { authorizedProcedure, operation } from '../trpc';
-import { findRoutingConfigVersion } from './repository';
+import { findRoutingConfigVersion } from '../../services/routing-configs/repository';
 import { routingConfigVersionObject, serializeRoutingConfigVersion } from './schemas';
 
 export const getRoutingConfigVersion = authorizedProcedure

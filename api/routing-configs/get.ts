@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { byIdRequest } from '../common/schemas';
 import { authorizedProcedure, operation } from '../trpc';
-import { findRoutingConfig } from './repository';
+import { findRoutingConfig } from '../../services/routing-configs/repository';
 import { routingConfigObject, serializeRoutingConfig } from './schemas';
 
 export const getRoutingConfig = authorizedProcedure

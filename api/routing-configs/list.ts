@@ -6,7 +6,7 @@ import { paginate, paginationRequest, paginationResponse } from '../common/pagin
 import { prefixedId } from '../common/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { routingConfigSelect } from './repository';
+import { routingConfigSelect } from '../../services/routing-configs/repository';
 import { routingConfigObject, serializeRoutingConfig } from './schemas';
 
 export const listRoutingConfigsRequest = z.strictObject({

@@ -3,7 +3,7 @@ import { recordEvent } from '../../prisma/outbox';
 import { byIdRequest } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { publishRoutingConfigVersion } from './repository';
+import { publishRoutingConfigVersion } from '../../services/routing-configs/repository';
 import { routingConfigVersionObject, serializeRoutingConfigVersion } from './schemas';
 
 export const publishRoutingConfigVersionOperation = authorizedProcedure

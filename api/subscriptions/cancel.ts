@@ -1,9 +1,9 @@
+import { cancelSubscription as cancel } from '../../services/subscriptions/cancel';
+import { operationScope } from '../auth/channel-scope';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { cancelSubscriptionUpdate } from '../../workflows/subscription-messages';
-import { requireTransition } from '../../domain/subscription-status';
-import { changeVisibleSubscription } from './change';
 import { cancelSubscriptionRequest, subscriptionObject } from './schemas';
+import { updateRequestKey } from './update-request-key';
 
 export const cancelSubscription = authorizedProcedure
   .meta(
@@ -16,13 +16,7 @@ export const cancelSubscription = authorizedProcedure
   .input(cancelSubscriptionRequest)
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
-    withIdempotency(ctx, 'subscriptions/cancel', input, (ctx) =>
-      changeVisibleSubscription(ctx, input, 'cancel', (state) => requireTransition('cancel', state.status), (handle, options) =>
-        handle.executeUpdate(cancelSubscriptionUpdate, {
-          args: [{ mode: input.mode ?? 'IMMEDIATELY', reason: input.reason ?? 'CANCELLATION_REQUESTED', comment: input.comment ?? null }],
-          ...options,
-        }),
-      ),
-      { holdKey: true },
-    ),
+    withIdempotency(ctx, 'subscriptions/cancel', input, (ctx) => cancel(ctx, operationScope(ctx.principal, input.channel_id), input, updateRequestKey(ctx)), {
+      holdKey: true,
+    }),
   );

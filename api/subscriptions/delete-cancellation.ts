@@ -1,9 +1,9 @@
+import { deleteSubscriptionCancellation as deleteCancellation } from '../../services/subscriptions/delete-cancellation';
+import { operationScope } from '../auth/channel-scope';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { deleteCancellationUpdate } from '../../workflows/subscription-messages';
-import { validateDeleteCancellation } from '../../domain/subscriptions/cancellation';
-import { changeVisibleSubscription } from './change';
 import { deleteCancellationRequest, subscriptionObject } from './schemas';
+import { updateRequestKey } from './update-request-key';
 
 export const deleteSubscriptionCancellation = authorizedProcedure
   .meta(
@@ -15,8 +15,11 @@ export const deleteSubscriptionCancellation = authorizedProcedure
   .input(deleteCancellationRequest)
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
-    withIdempotency(ctx, 'subscriptions/delete-cancellation', input, (ctx) =>
-      changeVisibleSubscription(ctx, input, 'deleteCancellation', validateDeleteCancellation, (handle, options) => handle.executeUpdate(deleteCancellationUpdate, options)),
+    withIdempotency(
+      ctx,
+      'subscriptions/delete-cancellation',
+      input,
+      (ctx) => deleteCancellation(ctx, operationScope(ctx.principal, input.channel_id), input.id, updateRequestKey(ctx)),
       { holdKey: true },
     ),
   );

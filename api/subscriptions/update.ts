@@ -1,12 +1,9 @@
-import { requireTransition } from '../../domain/subscription-status';
-import { changeThroughWorkflow } from '../../services/subscriptions/change';
-import { resolveChanges } from '../../services/subscriptions/update';
-import { updateSubscriptionUpdate } from '../../workflows/subscription-messages';
+import { updateSubscription as update } from '../../services/subscriptions/update';
+import { operationScope } from '../auth/channel-scope';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { updateIdempotency } from './change';
 import { subscriptionObject, updateSubscriptionRequest } from './schemas';
-import { visibleSubscription } from './visible-subscription';
+import { updateRequestKey } from './update-request-key';
 
 export const updateSubscription = authorizedProcedure
   .meta(
@@ -19,18 +16,7 @@ export const updateSubscription = authorizedProcedure
   .input(updateSubscriptionRequest)
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
-    withIdempotency(
-      ctx,
-      'subscriptions/update',
-      input,
-      async (ctx) => {
-        const row = await visibleSubscription(ctx.db, ctx, input.id, input.channel_id);
-        const changes = await resolveChanges({ db: ctx.db, now: ctx.now().getTime() }, { accountId: ctx.principal.accountId }, row, input);
-        return changeThroughWorkflow({ temporal: ctx.temporal }, row, (state) => requireTransition('update', state.status), (handle, options) =>
-          handle.executeUpdate(updateSubscriptionUpdate, { args: [changes], ...options }),
-          updateIdempotency(ctx, 'update'),
-        );
-      },
-      { holdKey: true },
-    ),
+    withIdempotency(ctx, 'subscriptions/update', input, (ctx) => update(ctx, operationScope(ctx.principal, input.channel_id), input, updateRequestKey(ctx)), {
+      holdKey: true,
+    }),
   );

@@ -2,7 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import type { Database } from '../../prisma/client';
-import type { RateLimiter } from '../rate-limit/token-bucket';
+import type { RateLimiting } from '../rate-limit/token-bucket';
 import { restoreSubscription } from '../../services/subscriptions/restore';
 import { authenticateV1 } from './authenticate';
 import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Response } from './envelope';
@@ -20,7 +20,7 @@ export type RestoreSubscription = (
 export interface V1Dependencies {
   db: Database;
   temporal: TemporalClient;
-  rateLimiter: RateLimiter;
+  rateLimiter: RateLimiting;
   now?: () => Date;
   /** api/subscriptions/restore.ts unless a test stands in for it. */
   restore?: RestoreSubscription;
@@ -46,7 +46,7 @@ export async function restoreThroughV1(deps: V1Dependencies, request: V1Request)
   // here on the bytes count as seen, whatever the outcome: a request refused by the rules today
   // must not restore when replayed after the subscription changed.
   if (!(await claimV1Request(deps.db, accountId, request.body, decidedAt))) throw replayedRequestError();
-  const decision = deps.rateLimiter.take(accountId, V1_RESTORE_OPERATION, decidedAt.getTime());
+  const decision = await deps.rateLimiter.take(accountId, V1_RESTORE_OPERATION, decidedAt.getTime());
   if (!decision.allowed) {
     // Never processed: the retry the answer asks for must not be refused as a replay.
     await releaseV1Request(deps.db, accountId, request.body, decidedAt);

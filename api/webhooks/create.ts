@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
 import { resolveChannelScope } from '../auth/channel-scope';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { insertEndpoint } from './repository';
+import { createEndpoint } from '../../services/webhooks/create-endpoint';
 import { description, endpointUrl, eventTypes, serializeEndpoint, WEBHOOK_EVENT_TYPES, webhookEndpointObject } from './schemas';
 
 export const createWebhookRequest = z.strictObject({
@@ -38,17 +37,12 @@ export const createWebhook = authorizedProcedure
     withIdempotency(ctx, 'webhooks/create', input, (ctx) =>
       ctx.transaction(async (tx) => {
         const scope = resolveChannelScope(ctx.principal, input.channel_id);
-        const channelId = scope ? scope[0]! : null;
-        if (channelId !== null && !(await tx.channel.count({ where: { id: channelId, accountId: ctx.principal.accountId } }))) {
-          throw new ApiError('CHANNEL_NOT_FOUND', `Channel ${channelId} does not exist in this account.`, { channel_id: channelId });
-        }
-        const { row, secret } = await insertEndpoint(tx, {
+        const { row, secret } = await createEndpoint(ctx, tx, {
           accountId: ctx.principal.accountId,
-          channelId,
+          channelId: scope ? scope[0]! : null,
           url: input.url,
           description: input.description,
           eventTypes: input.event_types ?? WEBHOOK_EVENT_TYPES,
-          now: ctx.now(),
         });
         return { ...serializeEndpoint(row), secret };
       }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { cancelPendingDeliveries, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
+import { deleteEndpoint } from '../../services/webhooks/delete-endpoint';
 import { endpointId } from './schemas';
 
 export const deleteWebhookRequest = z.strictObject({ id: endpointId });
@@ -19,13 +19,6 @@ export const deleteWebhook = authorizedProcedure
   .output(deleteWebhookResponse)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'webhooks/delete', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const row = await lockVisibleEndpoint(tx, ctx.principal, input.id);
-        const now = ctx.now();
-        await tx.webhookEndpoint.update({ where: { id: row.id }, data: { deletedAt: now, updatedAt: now } });
-        await tx.webhookEndpointSecret.updateMany({ where: { endpointId: row.id, revokedAt: null }, data: { revokedAt: now } });
-        await cancelPendingDeliveries(tx, row.id, now);
-        return { id: row.id, deleted: true as const };
-      }),
+      ctx.transaction(async (tx) => ({ id: await deleteEndpoint(ctx, tx, ctx.principal, input.id), deleted: true as const })),
     ),
   );

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { cancelPendingDeliveries, endpointSelect, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
-import { assertUrlFree } from './repository';
+import { patchEndpoint } from '../../services/webhooks/patch-endpoint';
 import { description, endpointId, endpointUrl, eventTypes, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const patchWebhookRequest = z
@@ -32,27 +31,15 @@ export const patchWebhook = authorizedProcedure
   .output(webhookEndpointObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'webhooks/patch', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const row = await lockVisibleEndpoint(tx, ctx.principal, input.id);
-        const now = ctx.now();
-        if (input.url !== undefined && input.url !== row.url) await assertUrlFree(tx, ctx.principal.accountId, input.url, row.id);
-        const activating = input.status === 'ACTIVE' && row.status !== 'ACTIVE';
-        const deactivating = input.status === 'INACTIVE' && row.status !== 'INACTIVE';
-        const saved = await tx.webhookEndpoint.update({
-          where: { id: row.id },
-          data: {
-            ...(input.url !== undefined ? { url: input.url } : {}),
-            ...(input.description !== undefined ? { description: input.description } : {}),
-            ...(input.event_types !== undefined ? { eventTypes: input.event_types } : {}),
-            ...(input.status !== undefined ? { status: input.status } : {}),
-            // A fresh start: an endpoint re-enabled after being DISABLED gets the full 3 days again.
-            ...(activating || deactivating ? { disabledReason: null, failingSince: null } : {}),
-            updatedAt: now,
-          },
-          select: endpointSelect,
-        });
-        if (deactivating) await cancelPendingDeliveries(tx, row.id, now);
-        return serializeEndpoint(saved);
-      }),
+      ctx.transaction(async (tx) =>
+        serializeEndpoint(
+          await patchEndpoint(ctx, tx, ctx.principal, input.id, {
+            url: input.url,
+            description: input.description,
+            eventTypes: input.event_types,
+            status: input.status,
+          }),
+        ),
+      ),
     ),
   );

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { MAX_ROTATION_PERIOD_SECONDS } from '../../domain/secret-rotation';
-import { rotateSecret } from '../../services/secrets/rotation';
+import { rotateEndpointSecret } from '../../services/webhooks/rotate-key';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { endpointSelect, lockVisibleEndpoint } from '../../services/webhooks/endpoints';
 import { endpointId, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const rotateWebhookKeyRequest = z.strictObject({
@@ -33,14 +32,8 @@ export const rotateWebhookKey = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'webhooks/rotate-key', input, (ctx) =>
       ctx.transaction(async (tx) => {
-        await lockVisibleEndpoint(tx, ctx.principal, input.id);
-        const now = ctx.now();
-        const rotated = await rotateSecret(
-          { tx, temporal: ctx.temporal },
-          { kind: 'webhookEndpoint', ownerId: input.id, rotationPeriodSeconds: input.rotation_period, now },
-        );
-        const row = await tx.webhookEndpoint.update({ where: { id: input.id }, data: { updatedAt: now }, select: endpointSelect });
-        return { ...serializeEndpoint(row), rotate_secret: rotated.secret };
+        const { row, secret } = await rotateEndpointSecret(ctx, tx, ctx.principal, { endpointId: input.id, rotationPeriodSeconds: input.rotation_period });
+        return { ...serializeEndpoint(row), rotate_secret: secret };
       }),
     ),
   );

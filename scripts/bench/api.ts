@@ -6,12 +6,16 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
-import { run, startApiUnderTest, type ApiUnderTest } from './processes';
+import { startBareRoute } from './bare-route';
+import { API_POOL_SIZE, run, startApiUnderTest, type ApiUnderTest } from './processes';
+import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './statement-counts';
 
 /**
  * `npm run bench:api`: an authenticated `api-keys/get` under load from a separate process
- * (autocannon), beside `pgbench -S` against the same PostgreSQL in the same run, so the API's
- * figure reads against the machine's own ceiling.
+ * (autocannon), beside two ceilings in the same run on the same PostgreSQL: the bare route
+ * (Fastify + one `pg` pool of the API's size, one primary-key select, the same load) and
+ * `pgbench -S`. The API's statements, transactions and rows written per request are counted
+ * from the first request to the API's exit.
  */
 const ROOT = resolve(__dirname, '../..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
@@ -20,8 +24,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-api-'));
   const pgPort = await freePort();
-  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false, settings: STATEMENT_COUNTING_SETTINGS });
   let api: ApiUnderTest | undefined;
+  let bare: ApiUnderTest | undefined;
   try {
     await ensureDatabase(postgres.adminUrl, 'bench');
     const databaseUrl = postgres.urlFor('bench');
@@ -30,6 +35,9 @@ async function main(): Promise<void> {
     const account = await createAccount(db, 'bench');
     const { row, secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
     await db.$disconnect();
+    const counter = await StatementCounter.create(databaseUrl);
+    await counter.waitForOtherSessionsToEnd();
+    const before = await counter.snapshot();
 
     api = await startApiUnderTest(ROOT, databaseUrl);
     const port = api.port;
@@ -42,7 +50,7 @@ async function main(): Promise<void> {
     });
     if (check.status !== 200) throw new Error(`api-keys/get answered ${check.status}`);
 
-    const autocannonArgs = (duration: number) => [
+    const autocannonArgs = (duration: number, target = url) => [
       require.resolve('autocannon/autocannon.js'),
       '--json',
       '-c', String(CONNECTIONS),
@@ -51,11 +59,21 @@ async function main(): Promise<void> {
       '-H', `authorization=Bearer ${secret}`,
       '-H', 'content-type=application/json',
       '-b', JSON.stringify({ id: row.id }),
-      url,
+      target,
     ];
-    run(process.execPath, autocannonArgs(3));
+    const warm = JSON.parse(run(process.execPath, autocannonArgs(3)));
     const report = JSON.parse(run(process.execPath, autocannonArgs(DURATION_S)));
     const non2xx = report.non2xx + report.errors;
+    await api.stop();
+    await counter.waitForOtherSessionsToEnd();
+    const counts = perOperation(before, await counter.snapshot(), 1 + warm.requests.total + report.requests.total);
+    if (process.env.BENCH_STATEMENTS) console.log((await counter.topStatements()).join('\n'));
+
+    bare = await startBareRoute(databaseUrl, API_POOL_SIZE);
+    const bareUrl = `http://127.0.0.1:${bare.port}/bare`;
+    run(process.execPath, autocannonArgs(3, bareUrl));
+    const bareReport = JSON.parse(run(process.execPath, autocannonArgs(DURATION_S, bareUrl)));
+    await bare.stop();
 
     const pgEnv = { ...process.env, PGPASSWORD: 'postgres' };
     const pgArgs = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres'];
@@ -68,11 +86,19 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`api-keys/get (authenticated), ${CONNECTIONS} connections, ${DURATION_S}s, load from a separate process:`);
     console.log(`  requests/s  ${rps.toFixed(0)}   p50 ${report.latency.p50} ms   p99 ${report.latency.p99} ms   non-2xx/errors ${non2xx}`);
+    console.log(`  ${formatPerOperation(counts, 'request')}`);
+    const bareRps = bareReport.requests.average;
+    console.log(`bare route (Fastify + pg pool of ${API_POOL_SIZE}, one primary-key select), same load:`);
+    console.log(
+      `  requests/s  ${bareRps.toFixed(0)}   p50 ${bareReport.latency.p50} ms   p99 ${bareReport.latency.p99} ms   non-2xx/errors ${bareReport.non2xx + bareReport.errors}`,
+    );
     console.log(`pgbench -S (select-only), same PostgreSQL, ${CONNECTIONS} clients, ${DURATION_S}s:`);
     console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
     console.log(`ratio API / pgbench -S: ${(rps / pgTps).toFixed(3)}`);
+    console.log(`ratio API / bare route: ${(rps / bareRps).toFixed(3)}`);
   } finally {
     await api?.stop();
+    await bare?.stop();
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,13 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { newId } from '../../domain/ids';
 import { createDatabase } from '../../prisma/client';
 import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
+import { seedPayers, type Payer } from './payers';
 import { run, startApiUnderTest, type ApiUnderTest } from './processes';
+import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './statement-counts';
 
 /**
  * `npm run bench:invoices`: invoices created, finalized and paid per second through the API with
@@ -19,49 +20,10 @@ const ROOT = resolve(__dirname, '../..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-interface Payer {
-  customerId: string;
-  instrumentId: string;
-}
-
-/**
- * One customer with an approved test card per loop, written with Prisma as tokenize would leave
- * them: tokenize starts the card's expiry workflow, and this run has no Temporal server.
- */
-async function seedPayers(db: ReturnType<typeof createDatabase>, accountId: string, channelId: string, count: number): Promise<Payer[]> {
-  const now = new Date();
-  const payers: Payer[] = [];
-  for (let n = 0; n < count; n++) {
-    const customerId = newId('customer');
-    const instrumentId = newId('paymentInstrument');
-    await db.customer.create({
-      data: { id: customerId, accountId, channelId, type: 'INDIVIDUAL', email: `bench${n}@example.com`, tax: { taxability: 'TAXABLE' }, status: 'ACTIVE', createdAt: now, updatedAt: now },
-    });
-    await db.paymentInstrument.create({
-      data: {
-        id: instrumentId,
-        accountId,
-        channelId,
-        customerId,
-        type: 'CARD',
-        brand: 'VISA',
-        last4: '4242',
-        expMonth: 12,
-        expYear: now.getUTCFullYear() + 3,
-        fingerprint: `bench-${n}`,
-        sandboxScenario: 'APPROVE',
-        status: 'ACTIVE',
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    payers.push({ customerId, instrumentId });
-  }
-  return payers;
-}
-
 interface LoadReport {
   cycles: number;
+  /** Cycles completed while warming up: counted with the others for the statements per cycle. */
+  warmCycles: number;
   errors: number;
   seconds: number;
   latenciesMs: number[];
@@ -79,7 +41,7 @@ async function generateLoad(baseUrl: string, secret: string, payers: Payer[], du
     if (response.status !== 200) throw new Error(`${path}: ${response.status} ${json.code}`);
     return json;
   };
-  const report: LoadReport = { cycles: 0, errors: 0, seconds: durationS, latenciesMs: [] };
+  const report: LoadReport = { cycles: 0, warmCycles: 0, errors: 0, seconds: durationS, latenciesMs: [] };
   const loop = async ({ customerId, instrumentId }: Payer, until: number, record: boolean) => {
     while (Date.now() < until) {
       const started = performance.now();
@@ -95,6 +57,8 @@ async function generateLoad(baseUrl: string, secret: string, payers: Payer[], du
         if (record) {
           report.cycles++;
           report.latenciesMs.push(performance.now() - started);
+        } else {
+          report.warmCycles++;
         }
       } catch (error) {
         if (record) report.errors++;
@@ -113,10 +77,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+async function countPaid(databaseUrl: string): Promise<number> {
+  const db = createDatabase(databaseUrl, 1);
+  try {
+    return await db.invoice.count({ where: { status: 'PAID' } });
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-invoices-'));
   const pgPort = await freePort();
-  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false, settings: STATEMENT_COUNTING_SETTINGS });
   let api: ApiUnderTest | undefined;
   try {
     await ensureDatabase(postgres.adminUrl, 'bench');
@@ -127,6 +100,10 @@ async function main(): Promise<void> {
     const channel = await createChannel(db, account.id, 'bench');
     const payers = await seedPayers(db, account.id, channel.id, CONCURRENCY);
     const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
+    await db.$disconnect();
+    const counter = await StatementCounter.create(databaseUrl);
+    await counter.waitForOtherSessionsToEnd();
+    const before = await counter.snapshot();
 
     api = await startApiUnderTest(ROOT, databaseUrl);
     const port = api.port;
@@ -134,8 +111,11 @@ async function main(): Promise<void> {
     const load = JSON.parse(
       run(process.execPath, ['--import', 'tsx', __filename, '--load', `http://127.0.0.1:${port}`, secret, JSON.stringify(payers), String(DURATION_S)]),
     ) as LoadReport;
-    const paidRows = await db.invoice.count({ where: { status: 'PAID' } });
-    await db.$disconnect();
+    await api.stop();
+    await counter.waitForOtherSessionsToEnd();
+    const counts = perOperation(before, await counter.snapshot(), load.warmCycles + load.cycles);
+    if (process.env.BENCH_STATEMENTS) console.log((await counter.topStatements()).join('\n'));
+    const paidRows = await countPaid(databaseUrl);
 
     const pgEnv = { ...process.env, PGPASSWORD: 'postgres' };
     const pgArgs = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres'];
@@ -151,6 +131,7 @@ async function main(): Promise<void> {
     console.log(
       `  paid invoices/s  ${perSecond.toFixed(1)}   (${(perSecond * 3).toFixed(0)} requests/s)   cycle p50 ${percentile(sorted, 50).toFixed(0)} ms   p99 ${percentile(sorted, 99).toFixed(0)} ms   errors ${load.errors}   PAID rows ${paidRows}`,
     );
+    console.log(`  ${formatPerOperation(counts, 'paid invoice')}${load.errors ? ` (${load.errors} failed cycles left out of the divisor)` : ''}`);
     console.log(`pgbench (default TPC-B-like), same PostgreSQL, ${CONCURRENCY} clients, ${DURATION_S}s:`);
     console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
     console.log(`ratio paid invoices / pgbench TPC-B transactions: ${(perSecond / pgTps).toFixed(3)}`);

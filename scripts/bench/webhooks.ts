@@ -5,7 +5,7 @@ import { Agent, createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { insertEndpoint } from '../../api/webhooks/repository';
+import { insertEndpoint } from '../../services/webhooks/repository';
 import { createWebhookReceiver, MemoryEventIdStore, type WebhookReceiver } from '../../domain/webhook-receiver';
 import { computeSignature } from '../../domain/webhook-signature';
 import { createDatabase, type Database } from '../../prisma/client';

@@ -1,4 +1,4 @@
-import { insertApiKey } from '../../api/api-keys/repository';
+import { insertApiKey } from '../../services/api-keys/repository';
 import { newId } from '../../domain/ids';
 import { PERMISSIONS } from '../../domain/permissions';
 import type { Database } from '../../prisma/client';

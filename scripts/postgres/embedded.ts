@@ -22,6 +22,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   /** Keep the data directory when stopping (the platform does; tests do not). */
   persistent: boolean;
+  /** Extra server settings, each passed as `-c name=value` (the benches load pg_stat_statements). */
+  settings?: Record<string, string>;
 }
 
 const USER = 'postgres';
@@ -73,7 +75,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const server = spawn(
     join(bin, 'postgres'),
-    ['-D', dataDir, '-p', String(options.port), '-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'],
+    [
+      '-D', dataDir, '-p', String(options.port), '-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     { uid: account?.uid, gid: account?.gid, env: SERVER_ENV, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((done) => server.once('exit', () => done()));

@@ -1,13 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { ensureGoTool, isExecutable } from '../tools/go-tool';
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-const TOOLS_BIN = path.join(PROJECT_ROOT, '.tools', 'bin');
 // The newest CLI release whose go.mod has no `replace` directive, so `go install` still works.
 const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 const IP = '127.0.0.1';
@@ -34,42 +32,7 @@ async function locateOrInstallCli(): Promise<string> {
     const candidate = path.join(dir, 'temporal');
     if (await isExecutable(candidate)) return candidate;
   }
-  const cached = path.join(TOOLS_BIN, 'temporal');
-  if (await isExecutable(cached)) return cached;
-  await goInstallCli();
-  return cached;
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function goInstallCli(): Promise<void> {
-  log(`temporal CLI not found; building ${CLI_MODULE} into ${TOOLS_BIN} (the first build takes several minutes)`);
-  await mkdir(TOOLS_BIN, { recursive: true });
-  const started = Date.now();
-  const child = spawn('go', ['install', CLI_MODULE], {
-    env: { ...process.env, GOBIN: TOOLS_BIN },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  // go prints nothing while compiling, which looks like a hang without a heartbeat.
-  const heartbeat = setInterval(() => {
-    log(`still building temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`);
-  }, 30_000);
-  try {
-    const exit = await waitForExit(child);
-    if (exit.code !== 0) {
-      throw new Error(`go install ${CLI_MODULE} failed (${describeExit(exit)})`);
-    }
-  } finally {
-    clearInterval(heartbeat);
-  }
-  log(`built temporal CLI in ${Math.round((Date.now() - started) / 1000)} s`);
+  return ensureGoTool({ binary: 'temporal', packages: [CLI_MODULE], label: 'temporal' });
 }
 
 export interface DevServerOptions {

@@ -9,7 +9,8 @@ import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChar
 import { ChargeUnderWay } from '../payments/charge-under-way';
 import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../payments/collect';
 import { lockInvoice } from '../payments/settle';
-import { invoiceSelect, serializeInvoice } from './invoice-object';
+import { serializeInvoice } from './invoice-object';
+import { updateInvoiceColumns } from './repository';
 
 /** Days after the first failed charge at which dunning retries: docs/dunning.md. */
 export const DEFAULT_RETRY_SCHEDULE_DAYS: readonly number[] = [1, 3, 5, 7];
@@ -118,7 +119,7 @@ export async function invoicePastDue(deps: CollectionDependencies, input: PastDu
       if (!canTransition(transition, invoice.status)) return { done: invoice.status } as const;
       if (invoice.paymentInProgressId) return { abandoned: abandonedManualPay(input.invoiceId, invoice.paymentInProgressId, deps.now()) } as const;
       const now = deps.now();
-      const row = await tx.invoice.update({ where: { id: invoice.id }, data: { status: nextStatus(transition, invoice.status), updatedAt: now }, select: invoiceSelect });
+      const row = await updateInvoiceColumns(tx, invoice, { status: nextStatus(transition, invoice.status), updatedAt: now });
       await recordEvent(tx, {
         accountId: row.accountId,
         channelId: row.channelId,

@@ -4,11 +4,11 @@ import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { customerSnapshotOf, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
+import { customerSnapshotOf, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
 import { chargeableInstrument, chargedInstrumentId } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
-import { startInvoiceCollection } from './collection-workflow';
-import { findInvoiceCustomer, lockVisibleInvoice } from './repository';
+import { startInvoiceCollection } from '../workflows/invoice-collection';
+import { findInvoiceCustomer, lockVisibleInvoice, updateInvoiceColumns } from './repository';
 
 type Transaction = Prisma.TransactionClient;
 
@@ -83,17 +83,13 @@ export async function finalizeDraft(
 
   const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
   const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
-  const saved = await tx.invoice.update({
-    where: { id: row.id },
-    data: {
-      status,
-      customerSnapshot: customerSnapshotOf(customer),
-      finalizedAt: now,
-      updatedAt: now,
-      ...(charged ? { paymentInstrumentId: chargedInstrumentId(row.paymentInstrumentId, customer) ?? null } : {}),
-      ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
-    },
-    select: invoiceSelect,
+  const saved = await updateInvoiceColumns(tx, row, {
+    status,
+    customerSnapshot: customerSnapshotOf(customer),
+    finalizedAt: now,
+    updatedAt: now,
+    ...(charged ? { paymentInstrumentId: chargedInstrumentId(row.paymentInstrumentId, customer) ?? null } : {}),
+    ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
   });
   const invoice = serializeInvoice(saved, { now });
   const event = { accountId: saved.accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };

@@ -17,7 +17,8 @@ export interface StoredDiscount {
   calculation_value: number;
 }
 
-export const invoiceSelect = {
+/** The invoice's own columns: `invoiceSelect` without the line items. */
+export const invoiceColumnsSelect = {
   id: true,
   accountId: true,
   channelId: true,
@@ -45,6 +46,10 @@ export const invoiceSelect = {
   deletedAt: true,
   createdAt: true,
   updatedAt: true,
+} as const satisfies Prisma.InvoiceSelect;
+
+export const invoiceSelect = {
+  ...invoiceColumnsSelect,
   lineItems: { orderBy: { position: 'asc' } },
 } as const satisfies Prisma.InvoiceSelect;
 

@@ -9,7 +9,7 @@ import type { BillingReason } from '../../domain/billing-reasons';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { TaxMode } from '../../domain/invoice-amounts';
 import type { DiscountRequest, LineItemRequest } from './invoice-requests';
-import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
+import { invoiceColumnsSelect, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
 
 type Db = Prisma.TransactionClient;
 
@@ -55,10 +55,14 @@ export const customerSnapshotSelect = {
  */
 export async function resolveLines(db: Db, accountId: string, currency: string, requested: readonly LineItemRequest[]): Promise<DraftLine[]> {
   const priceIds = [...new Set(requested.flatMap((line) => (line.product_price_id ? [line.product_price_id] : [])))];
-  const prices = await db.productPrice.findMany({
-    where: { accountId, id: { in: priceIds } },
-    select: { id: true, currency: true, amount: true, taxCategoryId: true, product: { select: { name: true } } },
-  });
+  // Lines that name no price need no query (Prisma would still send two).
+  const prices =
+    priceIds.length === 0
+      ? []
+      : await db.productPrice.findMany({
+          where: { accountId, id: { in: priceIds } },
+          select: { id: true, currency: true, amount: true, taxCategoryId: true, product: { select: { name: true } } },
+        });
   const byId = new Map(prices.map((price) => [price.id, price]));
   return requested.map((line, index): DraftLine => {
     const tax = line.tax ? { categoryId: line.tax.category_id ?? null, mode: line.tax.mode, rate: line.tax.rate } : null;
@@ -97,6 +101,7 @@ export async function resolveLines(db: Db, accountId: string, currency: string, 
  * same coupon named twice.
  */
 export async function resolveDiscounts(db: Db, accountId: string, currency: string, requested: readonly DiscountRequest[]): Promise<StoredDiscount[]> {
+  if (requested.length === 0) return [];
   const ids = requested.flatMap((d) => (d.coupon_id ? [d.coupon_id] : []));
   const codes = requested.flatMap((d) => (d.coupon_code ? [d.coupon_code] : []));
   const coupons = await db.coupon.findMany({ where: { accountId, OR: [{ id: { in: ids } }, { code: { in: codes } }] } });
@@ -222,7 +227,8 @@ export interface NewInvoice {
 export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<{ row: InvoiceRow; object: InvoiceObject }> {
   const amounts = amountsOf(invoice.state);
   const id = invoice.id ?? newId('invoice', invoice.now.getTime());
-  await tx.invoice.create({
+  const columns = await tx.invoice.create({
+    select: invoiceColumnsSelect,
     data: {
       id,
       accountId: invoice.accountId,
@@ -237,8 +243,10 @@ export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<
       updatedAt: invoice.now,
     },
   });
-  await tx.invoiceLineItem.createMany({ data: lineRows(id, invoice.currency, invoice.state, amounts, invoice.now) });
-  const row = await tx.invoice.findUniqueOrThrow({ where: { id }, select: invoiceSelect });
+  // What the inserts return is the row: reading it back would cost two more statements.
+  const lines = lineRows(id, invoice.currency, invoice.state, amounts, invoice.now);
+  const lineItems = lines.length === 0 ? [] : await tx.invoiceLineItem.createManyAndReturn({ data: lines });
+  const row: InvoiceRow = { ...columns, lineItems: lineItems.sort((a, b) => a.position - b.position) };
   const object = serializeInvoice(row, { now: invoice.now, customer: invoice.customer });
   await recordEvent(tx, {
     accountId: invoice.accountId,
@@ -285,6 +293,16 @@ export function draftStateOf(row: InvoiceRow): DraftState {
     merchantReference: row.merchantReference,
     metadata: row.metadata as Record<string, string> | null,
   };
+}
+
+/**
+ * Updates columns of an invoice whose lines the change leaves alone: one UPDATE … RETURNING, the
+ * lines carried over from `row` (selecting them in the update costs Prisma a re-read of the
+ * invoice and of its lines).
+ */
+export async function updateInvoiceColumns(tx: Db, row: InvoiceRow, data: Prisma.InvoiceUpdateInput): Promise<InvoiceRow> {
+  const columns = await tx.invoice.update({ where: { id: row.id }, data, select: invoiceColumnsSelect });
+  return { ...columns, lineItems: row.lineItems };
 }
 
 /* ---------- reading ---------- */

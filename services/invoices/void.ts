@@ -5,9 +5,9 @@ import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
 import type { Scope } from '../scope';
-import { signalInvoiceStatusChanged } from './collection-workflow';
-import { invoiceSelect, serializeInvoice, type InvoiceObject } from './invoice-object';
-import { lockVisibleInvoice } from './repository';
+import { signalInvoiceStatusChanged } from '../workflows/invoice-collection';
+import { serializeInvoice, type InvoiceObject } from './invoice-object';
+import { lockVisibleInvoice, updateInvoiceColumns } from './repository';
 
 /**
  * invoices/void (section 4.4) in the caller's transaction: OPEN, DUNNING or UNPAID → VOIDED with
@@ -24,11 +24,7 @@ export async function voidInvoice(deps: { now: () => Date }, tx: Prisma.Transact
     });
   }
   const now = deps.now();
-  const saved = await tx.invoice.update({
-    where: { id: row.id },
-    data: { status, voidedAt: now, amountDue: 0, updatedAt: now },
-    select: invoiceSelect,
-  });
+  const saved = await updateInvoiceColumns(tx, row, { status, voidedAt: now, amountDue: 0, updatedAt: now });
   const invoice = serializeInvoice(saved, { now });
   await recordEvent(tx, { accountId: scope.accountId, channelId: saved.channelId, name: 'InvoiceVoided', data: { invoice }, occurredAt: now });
   return invoice;

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
-import { signalInvoiceStatusChanged } from '../invoices/collection-workflow';
+import { signalInvoiceStatusChanged } from '../workflows/invoice-collection';
 import type { InvoiceObject } from '../invoices/invoice-object';
 
 /**

@@ -4,7 +4,7 @@ import { canTransition, nextStatus, type InvoiceTransition } from '../../domain/
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
-import { invoiceObjectOf } from '../invoices/repository';
+import { invoiceObjectOf, updateInvoiceColumns } from '../invoices/repository';
 import type { PaymentObject } from './payment-objects';
 
 type Db = Prisma.TransactionClient;
@@ -67,16 +67,12 @@ export async function settleCharge(
   const transition = transitionOf(invoice.status, charge, input.origin);
   const succeeded = charge.status === 'SUCCEEDED';
   const amountPaid = invoice.amountPaid + (succeeded ? input.amount : 0);
-  const row: InvoiceRow = await tx.invoice.update({
-    where: { id: invoice.id },
-    data: {
-      paymentInProgressId: null,
-      // A retry of this attempt reads it and returns the outcome instead of claiming anew.
-      ...(input.origin.kind === 'collection' ? { collectionAttemptsSettled: input.origin.attempt + 1 } : {}),
-      ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
-      ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.totalAmount - amountPaid), paidAt: now } : {}),
-    },
-    select: invoiceSelect,
+  const row: InvoiceRow = await updateInvoiceColumns(tx, invoice, {
+    paymentInProgressId: null,
+    // A retry of this attempt reads it and returns the outcome instead of claiming anew.
+    ...(input.origin.kind === 'collection' ? { collectionAttemptsSettled: input.origin.attempt + 1 } : {}),
+    ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
+    ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.totalAmount - amountPaid), paidAt: now } : {}),
   });
   const object = serializeInvoice(row, { now });
   // A success with no transition (the invoice left the collectible statuses meanwhile) is kept

@@ -1,8 +1,9 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { stateOfRow } from './repository';
+import type { SubscriptionObject } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
-import { refusedAsApiError, updateSubscription } from './workflow-client';
+import { refusedAsApiError, sendSubscriptionChange, type SubscriptionChange, type UpdateRequestKey } from './workflow-client';
 
 /**
  * The path of every change of a subscription the caller may see (`row`): `precheck` refuses from
@@ -10,13 +11,13 @@ import { refusedAsApiError, updateSubscription } from './workflow-client';
  * domain rule the workflow's validator runs; then the workflow decides through an Update, named
  * by the Idempotency-Key when there is one.
  */
-export async function changeThroughWorkflow<Result>(
+export async function changeThroughWorkflow(
   deps: { temporal: Client },
   row: SubscriptionRow,
   precheck: (state: SubscriptionState) => void,
-  send: (handle: WorkflowHandle, options: { updateId?: string }) => Promise<Result>,
-  idempotency: { name: string; apiKeyId: string; key: string } | undefined,
-): Promise<Result> {
+  change: SubscriptionChange,
+  requestKey: UpdateRequestKey | undefined,
+): Promise<SubscriptionObject> {
   refusedAsApiError(() => precheck(stateOfRow(row)));
-  return updateSubscription(deps.temporal, row.id, send, idempotency);
+  return sendSubscriptionChange(deps.temporal, row.id, change, requestKey);
 }

@@ -1,15 +1,37 @@
+import type { Client } from '@temporalio/client';
+import { requireTransition } from '../../domain/subscription-status';
 import type { SubscriptionChanges } from '../../domain/subscriptions/update';
 import type { Prisma } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
+import type { Scope } from '../scope';
+import { changeThroughWorkflow } from './change';
 import type { UpdateSubscriptionInput } from './requests';
+import type { SubscriptionObject } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
 import { lineTax, newLines, priceTaxCategories, requireTaxCountry, resolvePrices, subscriptionInstrument } from './references';
+import { visibleSubscription } from './visible';
+import type { UpdateRequestKey } from './workflow-client';
+
+/**
+ * subscriptions/update (docs/subscriptions.md): the references resolved here, the change decided
+ * by the workflow against its state, which answers with the subscription as it left it.
+ */
+export async function updateSubscription(
+  deps: { db: Prisma.TransactionClient; temporal: Client; now: () => Date },
+  scope: Scope,
+  input: UpdateSubscriptionInput & { id: string },
+  requestKey: UpdateRequestKey | undefined,
+): Promise<SubscriptionObject> {
+  const row = await visibleSubscription(deps.db, scope, input.id);
+  const changes = await resolveChanges({ db: deps.db, now: deps.now().getTime() }, scope, row, input);
+  return changeThroughWorkflow(deps, row, (state) => requireTransition('update', state.status), { update: 'update', changes }, requestKey);
+}
 
 /**
  * subscriptions/update's references (instrument, coupons, prices, taxes) resolved against the
  * database for the subscription `row`; the workflow checks the rest against its state.
  */
-export async function resolveChanges(
+async function resolveChanges(
   { db, now }: { db: Prisma.TransactionClient; now: number },
   { accountId }: { accountId: string },
   row: SubscriptionRow,

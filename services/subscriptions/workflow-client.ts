@@ -1,10 +1,18 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../../domain/errors';
 import { SubscriptionRefused } from '../../domain/subscription-status';
+import type { CancelRequest } from '../../domain/subscriptions/cancellation';
+import type { SubscriptionChanges } from '../../domain/subscriptions/update';
 import { subscriptionWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { subscriptionWorkflow } from '../../workflows/subscription';
-import { subscriptionInvoiceSettledSignal } from '../../workflows/subscription-messages';
+import {
+  cancelSubscriptionUpdate,
+  deleteCancellationUpdate,
+  subscriptionInvoiceSettledSignal,
+  updateSubscriptionUpdate,
+} from '../../workflows/subscription-messages';
+import type { SubscriptionObject } from './subscription-object';
 
 /**
  * Starts the workflow that owns a subscription. Called inside the transaction that wrote the
@@ -43,20 +51,40 @@ export function refusedAsApiError<T>(rule: () => T): T {
   }
 }
 
+/** The request's Idempotency-Key, which names the workflow Update so a retried request is one change. */
+export interface UpdateRequestKey {
+  apiKeyId: string;
+  key: string;
+}
+
+/** The Updates a subscription's workflow takes from outside, each with its argument; `update` is the Update's name, which the updateId of a keyed request starts with. */
+export type SubscriptionChange =
+  | { update: 'cancel'; request: CancelRequest }
+  | { update: 'update'; changes: SubscriptionChanges }
+  | { update: 'deleteCancellation' };
+
 /**
  * Sends an Update and waits for its result: the workflow's validator or handler refusing it
  * comes back as an ApplicationFailure whose type is our 422 code, mapped here to the ApiError.
  * The Idempotency-Key, when given, names the update, so a retried request is one change.
  */
-export async function updateSubscription<Result>(
+export async function sendSubscriptionChange(
   temporal: Client,
   subscriptionId: string,
-  send: (handle: WorkflowHandle, options: { updateId?: string }) => Promise<Result>,
-  idempotency?: { name: string; apiKeyId: string; key: string },
-): Promise<Result> {
-  const handle = temporal.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  change: SubscriptionChange,
+  requestKey: UpdateRequestKey | undefined,
+): Promise<SubscriptionObject> {
+  const handle = temporal.workflow.getHandle<typeof subscriptionWorkflow>(subscriptionWorkflowId(subscriptionId));
+  const options = requestKey ? { updateId: `${change.update}/${requestKey.apiKeyId}/${requestKey.key}` } : {};
   try {
-    return await send(handle, idempotency ? { updateId: `${idempotency.name}/${idempotency.apiKeyId}/${idempotency.key}` } : {});
+    switch (change.update) {
+      case 'cancel':
+        return await handle.executeUpdate(cancelSubscriptionUpdate, { args: [change.request], ...options });
+      case 'update':
+        return await handle.executeUpdate(updateSubscriptionUpdate, { args: [change.changes], ...options });
+      case 'deleteCancellation':
+        return await handle.executeUpdate(deleteCancellationUpdate, options);
+    }
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type) {
       const context = (error.cause.details?.[0] ?? undefined) as Record<string, unknown> | undefined;
@@ -76,7 +104,7 @@ export async function updateSubscription<Result>(
  */
 export async function signalSubscriptionInvoiceSettled(temporal: Client, subscriptionId: string, invoiceId: string): Promise<void> {
   try {
-    await temporal.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).signal(subscriptionInvoiceSettledSignal, { invoiceId });
+    await temporal.workflow.getHandle<typeof subscriptionWorkflow>(subscriptionWorkflowId(subscriptionId)).signal(subscriptionInvoiceSettledSignal, { invoiceId });
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }

@@ -12,6 +12,7 @@ import { destinationAllowed, unbracketed } from '../../domain/webhook-destinatio
  */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/** What one POST to a receiver came to: its status, or why there is none, and how long it took. */
 export interface Answer {
   responseStatus: number | null;
   error: DeliveryFailure | null;

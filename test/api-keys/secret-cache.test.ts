@@ -48,4 +48,27 @@ describe('secret cache', () => {
     cache.forgetApiKey(row.id);
     await expect(authenticate(database.db, `Bearer ${secret}`, at(1), cache)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
+
+  it('reads a key once for all the requests that miss it at the same moment', async () => {
+    const { row, secret } = await newKey();
+    const cache = new SecretCache(60_000);
+    const reads = jest.spyOn(database.db, '$queryRaw');
+    try {
+      const principals = await Promise.all(Array.from({ length: 20 }, () => authenticate(database.db, `Bearer ${secret}`, at(0), cache)));
+      expect(principals.map((p) => p.apiKeyId)).toEqual(Array(20).fill(row.id));
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('does not keep a read that started before the key was forgotten', async () => {
+    const { row, secret } = await newKey();
+    const cache = new SecretCache(60_000);
+    const before = authenticate(database.db, `Bearer ${secret}`, at(0), cache);
+    cache.forgetApiKey(row.id);
+    await before;
+    await database.db.apiKeySecret.updateMany({ where: { apiKeyId: row.id }, data: { revokedAt: new Date() } });
+    await expect(authenticate(database.db, `Bearer ${secret}`, at(1), cache)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
 });

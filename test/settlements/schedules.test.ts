@@ -8,7 +8,7 @@ import { startTemporalDevServer, type DevServer } from '../../scripts/temporal/c
 import { createAccount, createChannel } from '../../scripts/operator/accounts';
 import { assignLegalEntity, createLegalEntity } from '../../scripts/operator/legal-entities';
 import { createWorker } from '../../worker/create-worker';
-import { ensureSettlementSchedules } from '../../worker/settlement-schedules';
+import { ensureSettlementSchedules } from '../../services/workflows/settlement-schedules';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { bookedPayment } from './fixtures';
 import { freePort } from '../../scripts/net/free-port';

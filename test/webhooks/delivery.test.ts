@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter } from '../../api/rate-limit/token-bucket';
-import { dispatchOutboxBatch } from '../../services/webhooks/dispatch';
+import { dispatchOutboxBatch } from '../../services/webhooks/outbox-dispatch';
 import { claimDueDeliveries } from '../../services/webhooks/sender-claim';
 import { computeSignature, verifySignature } from '../../domain/webhook-receiver';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
-import { dispatchOutboxBatch } from '../../services/webhooks/dispatch';
+import { dispatchOutboxBatch } from '../../services/webhooks/outbox-dispatch';
 import { DEFAULT_RETRY_GRACE_MS, runWebhookSender, type WebhookSender } from '../../services/webhooks/sender';
 import { startDeliveryRetry } from '../../services/workflows/webhook-delivery';
 import { usePlatform } from '../support/platform';

@@ -1,8 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { invoiceCollectionWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
-
-/** Signal name the collection workflow listens on (team contract, docs/invoices.md). */
-export const INVOICE_STATUS_CHANGED_SIGNAL = 'invoiceStatusChanged';
+import type { invoiceCollectionWorkflow } from '../../workflows/invoice-collection';
+import { invoiceStatusChangedSignal } from '../../workflows/invoice-collection-messages';
 
 /**
  * Starts the collection of a CHARGE_AUTOMATICALLY invoice. Called inside the finalize
@@ -10,7 +9,7 @@ export const INVOICE_STATUS_CHANGED_SIGNAL = 'invoiceStatusChanged';
  * invoice nobody charges. If the commit fails instead, the workflow reads a DRAFT and ends.
  */
 export async function startInvoiceCollection(temporal: Client, invoiceId: string): Promise<void> {
-  await temporal.workflow.start('invoiceCollectionWorkflow', {
+  await temporal.workflow.start<typeof invoiceCollectionWorkflow>('invoiceCollectionWorkflow', {
     taskQueue: TASK_QUEUE,
     workflowId: invoiceCollectionWorkflowId(invoiceId),
     args: [{ invoiceId }],
@@ -24,7 +23,7 @@ export async function startInvoiceCollection(temporal: Client, invoiceId: string
  */
 export async function signalInvoiceStatusChanged(temporal: Client, invoiceId: string): Promise<void> {
   try {
-    await temporal.workflow.getHandle(invoiceCollectionWorkflowId(invoiceId)).signal(INVOICE_STATUS_CHANGED_SIGNAL);
+    await temporal.workflow.getHandle<typeof invoiceCollectionWorkflow>(invoiceCollectionWorkflowId(invoiceId)).signal(invoiceStatusChangedSignal);
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }

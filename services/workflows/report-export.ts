@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { reportWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import { formatDateTime } from '../../domain/datetime';
+import { reportWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
+import type { reportExportWorkflow } from '../../workflows/report-export';
 
 /**
  * Starts the report's workflow inside the creating transaction, before the commit: started
@@ -8,7 +9,7 @@ import { formatDateTime } from '../../domain/datetime';
  * instead, the workflow finds no report and ends.
  */
 export async function startReportExport(temporal: Client, reportId: string, expiresAt: Date): Promise<void> {
-  await temporal.workflow.start('reportExportWorkflow', {
+  await temporal.workflow.start<typeof reportExportWorkflow>('reportExportWorkflow', {
     taskQueue: TASK_QUEUE,
     workflowId: reportWorkflowId(reportId),
     args: [{ reportId, expiresAt: formatDateTime(expiresAt) }],

@@ -1,8 +1,8 @@
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Prisma } from '../../prisma/client';
-import { insertWebhookSecret } from '../../services/secrets/issued-secrets';
-import { endpointSelect } from '../../services/webhooks/endpoints';
+import { insertWebhookSecret } from '../secrets/issued-secrets';
+import { endpointSelect } from './endpoints';
 
 type Db = Prisma.TransactionClient;
 

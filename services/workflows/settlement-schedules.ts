@@ -1,8 +1,8 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { MONTHLY_STATEMENT_SCHEDULE_ID, SETTLEMENT_SCHEDULE_ID, TASK_QUEUE } from '../domain/workflow-ids';
-import type { monthlyStatementWorkflow } from '../workflows/monthly-statement';
-import type { settlementWorkflow } from '../workflows/settlement';
+import { MONTHLY_STATEMENT_SCHEDULE_ID, SETTLEMENT_SCHEDULE_ID, TASK_QUEUE } from '../../domain/workflow-ids';
+import type { monthlyStatementWorkflow } from '../../workflows/monthly-statement';
+import type { settlementWorkflow } from '../../workflows/settlement';
 
 /**
  * The Schedules of the provider money flows (docs/settlements.md, docs/monthly-statements.md).

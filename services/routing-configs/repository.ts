@@ -2,8 +2,7 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { RouteTree } from '../../domain/routing';
 import type { Prisma } from '../../prisma/client';
-import { isAccountLevel, type Principal } from '../auth/principal';
-import { channelVisible } from '../auth/channel-scope';
+import { channelVisible, isAccountLevel, type ChannelScope } from '../../domain/channel-scope';
 
 type Db = Prisma.TransactionClient;
 
@@ -29,16 +28,16 @@ export const routingConfigVersionSelect = {
 } as const;
 
 /** The account-wide configuration belongs to account-level keys; a channel's to keys of that channel. */
-export function configVisible(principal: Principal, channelId: string | null): boolean {
+export function configVisible(principal: ChannelScope, channelId: string | null): boolean {
   return channelId === null ? isAccountLevel(principal) : channelVisible(principal, channelId);
 }
 
-export async function findRoutingConfig(db: Db, principal: Principal, id: string) {
+export async function findRoutingConfig(db: Db, principal: ChannelScope, id: string) {
   const row = await db.routingConfig.findFirst({ where: { id, accountId: principal.accountId }, select: routingConfigSelect });
   return row && configVisible(principal, row.channelId) ? row : null;
 }
 
-export async function findRoutingConfigVersion(db: Db, principal: Principal, id: string) {
+export async function findRoutingConfigVersion(db: Db, principal: ChannelScope, id: string) {
   const row = await db.routingConfigVersion.findFirst({
     where: { id, routingConfig: { accountId: principal.accountId } },
     select: { ...routingConfigVersionSelect, routingConfig: { select: { channelId: true } } },
@@ -50,7 +49,7 @@ export async function findRoutingConfigVersion(db: Db, principal: Principal, id:
  * Takes the configuration's row lock: versions of one configuration are numbered and published
  * one after the other. Returns null when the configuration is not the caller's to change.
  */
-async function lockRoutingConfig(tx: Db, principal: Principal, id: string): Promise<{ channelId: string | null } | null> {
+async function lockRoutingConfig(tx: Db, principal: ChannelScope, id: string): Promise<{ channelId: string | null } | null> {
   const rows = await tx.$queryRaw<Array<{ channel_id: string | null }>>`
     SELECT channel_id FROM routing_configs WHERE id = ${id} AND account_id = ${principal.accountId} FOR UPDATE`;
   const row = rows[0];
@@ -101,7 +100,7 @@ export interface NewRoutingConfigVersion {
 }
 
 /** A DRAFT numbered one above the configuration's latest version; null when the configuration is not found. */
-export async function insertRoutingConfigVersion(tx: Db, principal: Principal, version: NewRoutingConfigVersion) {
+export async function insertRoutingConfigVersion(tx: Db, principal: ChannelScope, version: NewRoutingConfigVersion) {
   if (!(await lockRoutingConfig(tx, principal, version.routingConfigId))) return null;
   const latest = await tx.routingConfigVersion.aggregate({
     where: { routingConfigId: version.routingConfigId },
@@ -126,7 +125,7 @@ export async function insertRoutingConfigVersion(tx: Db, principal: Principal, v
  * DRAFT → PUBLISHED; the version published before becomes ARCHIVED. Returns the published
  * version and its configuration's channel, or null when the version is not found.
  */
-export async function publishRoutingConfigVersion(tx: Db, principal: Principal, versionId: string, now: Date) {
+export async function publishRoutingConfigVersion(tx: Db, principal: ChannelScope, versionId: string, now: Date) {
   const target = await tx.routingConfigVersion.findFirst({
     where: { id: versionId, routingConfig: { accountId: principal.accountId } },
     select: { routingConfigId: true },

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import Fastify from 'fastify';
+import { Pool } from 'pg';
+import { freePort } from '../net/free-port';
+import { waitForHealth, type ApiUnderTest } from './processes';
+
+/**
+ * The ceiling of an HTTP route on this machine: Fastify and one `pg` pool of the API's size
+ * answering `POST /bare` `{ "id": … }` with one primary-key select of an API key, in a process
+ * of its own as the API runs. No auth, no validation, no framework beyond Fastify.
+ */
+async function serve(): Promise<void> {
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE) });
+  const app = Fastify({ logger: false });
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.post<{ Body: { id: string } }>('/bare', async (request, reply) => {
+    const { rows } = await pool.query(
+      'SELECT id, name, description, rotate_at, permissions, channel_ids, created_at, updated_at FROM api_keys WHERE id = $1',
+      [request.body.id],
+    );
+    if (rows.length === 0) return reply.code(404).send({ code: 'NOT_FOUND' });
+    return rows[0];
+  });
+  await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+  process.once('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+}
+
+/** Starts the bare route against `databaseUrl` with a pool of `poolSize`; its URL is `http://127.0.0.1:<port>/bare`. */
+export async function startBareRoute(databaseUrl: string, poolSize: number): Promise<ApiUnderTest> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--serve'], {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize), PORT: String(port) },
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}/health`, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port, stop };
+}
+
+if (process.argv[2] === '--serve') {
+  serve().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,78 @@
+import { ApiError } from '../../domain/errors';
+import type { EventName } from '../../domain/event-catalogue';
+import { invoiceTerms, type PlannedInvoice } from '../../domain/subscriptions/billing';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
+import type { Database } from '../../prisma/client';
+import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../invoices/finalize';
+import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
+import { subscriptionInvoiceId } from './invoice-id';
+import { lockSubscription, writeSubscription } from './repository';
+import { serializeSubscription, type SubscriptionObject } from './subscription-object';
+
+export interface SaveInput {
+  state: SubscriptionState;
+  events: EventName[];
+  /** An invoice to issue with this state, in the same transaction. */
+  invoice?: PlannedInvoice;
+}
+
+export interface SaveResult {
+  subscription: SubscriptionObject;
+  invoice?: { id: string; status: string };
+}
+
+/**
+ * One state change of the workflow, in one transaction: the invoice it issues (created and
+ * finalized, found instead when it exists), the row and its lines, and its events. A state
+ * whose version the row already holds is not written again, so a retry records nothing twice.
+ */
+export async function saveSubscriptionStep(deps: { db: Database }, input: SaveInput): Promise<SaveResult> {
+  const { db } = deps;
+  const { state } = input;
+  const now = new Date(state.updatedAt);
+  return db.$transaction(async (tx) => {
+    const stored = await lockSubscription(tx, state.id);
+    if (!stored) throw new ApiError('SUBSCRIPTION_MISSING', `Subscription ${state.id} has no row.`);
+    let invoice: SaveResult['invoice'];
+    let written = state;
+    if (input.invoice) {
+      const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
+      const existing = await tx.invoice.findUnique({ where: { id }, select: { status: true } });
+      if (existing) {
+        invoice = { id, status: existing.status };
+      } else {
+        const customer = await findInvoiceCustomer(tx, state.customerId);
+        const terms = invoiceTerms(state, state.updatedAt);
+        const { row } = await createInvoiceRecord(tx, {
+          id,
+          accountId: state.accountId,
+          customer,
+          currency: state.currency,
+          billingReason: input.invoice.billingReason,
+          subscriptionId: state.id,
+          state: {
+            lines: input.invoice.lines,
+            discounts: state.discounts,
+            collectionMethod: terms.collectionMethod,
+            paymentInstrumentId: state.paymentInstrumentId,
+            dueAt: terms.dueAt === null ? null : new Date(terms.dueAt),
+            notes: null,
+            merchantReference: state.merchantReference,
+            metadata: null,
+          },
+          now,
+        });
+        try {
+          const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
+          invoice = { id, status: finalized.row.status };
+        } catch (error) {
+          if (error instanceof FinalizationRefused) throw finalizationFailed(id, error.reasons);
+          throw error;
+        }
+      }
+      written = { ...state, latestInvoiceId: id };
+    }
+    const row = await writeSubscription(tx, stored, written, input.events);
+    return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}) };
+  });
+}

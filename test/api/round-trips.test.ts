@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { SecretCache } from '../../api/auth/secret-cache';
+import { buildServer } from '../../api/http/server';
+import { RateLimiter } from '../../api/rate-limit/token-bucket';
+import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+/**
+ * The database round trips of the hot requests (docs/benchmarks.md, bench:latency): every
+ * statement the API sends, BEGIN and COMMIT included, counted at the `pg` client. The API runs
+ * on its own here (no worker, whose outbox dispatcher would send statements of its own), with
+ * the secret cached as in production.
+ */
+let database: TestDatabase;
+let app: FastifyInstance;
+let baseUrl: string;
+let secret: string;
+let customerId: string;
+
+beforeAll(async () => {
+  process.env.URL_SIGNING_KEY ??= randomBytes(32).toString('hex');
+  process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
+  database = await createTestDatabase();
+  const { db } = database;
+  const account = await createAccount(db, 'Round trips');
+  await createChannel(db, account.id, 'one');
+  ({ secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'root' }));
+  app = buildServer({
+    db,
+    // SEND_INVOICE invoices start no workflow.
+    temporal: {} as TemporalClient,
+    rateLimiter: new RateLimiter(() => ({ ratePerSecond: 1e6, burst: 1e6 })),
+    secretCache: new SecretCache(60 * 60 * 1000),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  customerId = (await post('customers/create', { type: 'INDIVIDUAL', email: 'ada@example.com', address: { country: 'DEU' } })).body.id;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${baseUrl}/v2/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** The request's answer and the statements it sent, in order. */
+async function counted(path: string, body: unknown) {
+  const sent: string[] = [];
+  const original = pg.Client.prototype.query;
+  const spy = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const [query] = args as [string | { text: string }];
+    sent.push((typeof query === 'string' ? query : query.text).trim().split(/\s+/).slice(0, 4).join(' '));
+    return (original as (...a: unknown[]) => unknown).apply(this, args) as never;
+  });
+  try {
+    const response = await post(path, body);
+    expect(response.status).toBe(200);
+    return { body: response.body, sent };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const newDraft = () => ({ customer_id: customerId, currency: 'EUR', line_items: [{ amount: 1_999, description: 'One', quantity: 2 }, { amount: 5, description: 'Two', quantity: 1 }] });
+
+describe('round trips per request', () => {
+  it('invoices/create: one transaction of four statements (customer, invoice, its lines, the event), answered from what the inserts return', async () => {
+    const { body: created, sent } = await counted('invoices/create', newDraft());
+    expect(sent).toHaveLength(6);
+    expect(sent[0]).toBe('BEGIN');
+    expect(sent[5]).toBe('COMMIT');
+    expect((await post('invoices/get', { id: created.id })).body).toEqual(created);
+    expect(created.line_items.map((line: { description: string }) => line.description)).toEqual(['One', 'Two']);
+  });
+
+  it('invoices/finalize: the update returns the invoice, its lines are not read again', async () => {
+    const draft = (await post('invoices/create', newDraft())).body;
+    const { body: finalized, sent } = await counted('invoices/finalize', { id: draft.id });
+    // BEGIN, lock, invoice, lines, customer, UPDATE … RETURNING, event, COMMIT
+    expect(sent).toHaveLength(8);
+    expect(finalized.status).toBe('OPEN');
+    expect((await post('invoices/get', { id: draft.id })).body).toEqual(finalized);
+  });
+
+  it('invoices/delete: the same for a change of columns', async () => {
+    const draft = (await post('invoices/create', newDraft())).body;
+    const { body, sent } = await counted('invoices/delete', { id: draft.id });
+    // BEGIN, lock, invoice, lines, UPDATE … RETURNING, customer, event, COMMIT
+    expect(sent).toHaveLength(8);
+    expect(body).toEqual({ id: draft.id, deleted: true });
+    expect((await post('invoices/get', { id: draft.id })).status).toBe(404);
+  });
+});
