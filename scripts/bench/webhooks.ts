@@ -124,7 +124,8 @@ async function main(): Promise<void> {
 
     const single = await addEndpoint('/hooks', null);
     const startWorker = () =>
-      spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+      // BENCH_WORKER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the worker.
+      spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(ROOT, 'worker/main.ts')], {
         cwd: ROOT,
         stdio: 'inherit',
         env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address },
