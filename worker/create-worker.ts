@@ -1,10 +1,12 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { runOutboxDispatcher } from '../activities/outbox-dispatch';
+import { outboxPollIntervalMs, runOutboxDispatcher } from '../activities/outbox-dispatch';
 import { TASK_QUEUE } from '../domain/workflow-ids';
 import type { Database } from '../prisma/client';
 import { maxCachedWorkflowsFromEnv } from './workflow-cache';
+import { runWebhookSender } from '../services/webhooks/sender';
+import { startDeliveryRetry } from '../services/workflows/webhook-delivery';
 
 export interface WorkerDependencies {
   connection: NativeConnection;
@@ -15,8 +17,10 @@ export interface WorkerDependencies {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** 0 turns off sticky execution: every workflow task replays its history from the start. Default: WORKER_MAX_CACHED_WORKFLOWS (worker/workflow-cache.ts). */
   maxCachedWorkflows?: number;
-  /** false: no outbox dispatcher beside this worker (docs/webhooks.md, "Dispatch"). */
+  /** false: no outbox dispatcher and no webhook sender beside this worker (docs/webhooks.md, "Dispatch"). */
   outboxDispatch?: boolean;
+  /** The webhook sender's clock; the tests hand in the time-skipping server's, which its retry workflows use. */
+  clock?: () => Promise<Date>;
   /** How long a stopping worker lets running activities finish before it cancels them (docs/deployment.md). */
   shutdownGraceMs?: number;
 }
@@ -33,9 +37,14 @@ export async function createWorker(deps: WorkerDependencies): Promise<Worker> {
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
   if (deps.outboxDispatch !== false) {
-    // Lives as long as the worker: it stops dispatching as soon as the worker begins to shut down.
+    // Both live as long as the worker: they stop as soon as it begins to shut down.
+    const isStopping = () => !['INITIALIZED', 'RUNNING'].includes(worker.getState());
     const temporal = new Client({ connection: deps.connection, namespace: deps.namespace ?? 'default' });
-    runOutboxDispatcher({ db: deps.db, temporal, eagerStart: true }, () => !['INITIALIZED', 'RUNNING'].includes(worker.getState()));
+    const sender = runWebhookSender(
+      { db: deps.db, startRetry: (retry) => startDeliveryRetry(temporal, retry), clock: deps.clock, logger: Runtime.instance().logger, pollMs: outboxPollIntervalMs() },
+      isStopping,
+    );
+    runOutboxDispatcher(deps.db, isStopping, sender.wake);
   }
   return worker;
 }

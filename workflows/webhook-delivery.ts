@@ -22,6 +22,13 @@ export interface WebhookDeliveryInput {
   claim: string;
   /** Started by webhooks/redeliver, which writes the delivery row itself. */
   redelivery?: boolean;
+  /**
+   * Started after attempt `firstAttempt - 1` failed (by the sender, or again by its sweep;
+   * docs/webhooks.md, "Delivery"): waits until `claim`, then continues the retry schedule where
+   * that attempt left it, and counts the attempts before it in its result. Absent in runs started
+   * before the sender existed, which keep their commands.
+   */
+  retry?: boolean;
 }
 
 export interface WebhookDeliveryResult {
@@ -32,13 +39,20 @@ export interface WebhookDeliveryResult {
 /**
  * Delivers one event to one endpoint (docs/webhooks.md): an attempt, and after a failure the
  * next one on the retry schedule (1 m, 4 m, 16 m, … 24 h; ten attempts), as durable timers.
- * Its id (`<event>/delivery/<endpoint>`, or `…/redelivery/<first attempt>`) is what makes a
- * delivery start once. History is bounded by the ten attempts.
+ * Its id (`<event>/delivery/<endpoint>`, or `…/redelivery/<first attempt>/<claim>`) is what makes
+ * a delivery start once. History is bounded by the ten attempts.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   let claim = input.claim;
+  const before = input.retry ? input.firstAttempt - 1 : 0;
+  if (input.retry) {
+    // Workflow time, the clock of the timers: the sender wrote the claim from the same clock.
+    const wait = Date.parse(claim) - Date.now();
+    if (wait > 0) await sleep(wait);
+  }
   for (let n = 0; ; n++) {
-    const retryInMs = n < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[n]! : null;
+    const made = before + n;
+    const retryInMs = made < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[made]! : null;
     const result = await attemptWebhookDelivery({
       eventId: input.eventId,
       endpointId: input.endpointId,
@@ -47,9 +61,9 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       // Workflow time: recorded in history, so replay passes the same instant.
       at: new Date().toISOString(),
       retryInMs,
-      createIfMissing: n === 0 && !input.redelivery,
+      createIfMissing: n === 0 && !input.redelivery && !input.retry,
     });
-    if (result.status !== 'PENDING') return { status: result.status, attempts: n + 1 };
+    if (result.status !== 'PENDING') return { status: result.status, attempts: made + 1 };
     claim = result.claim;
     await sleep(retryInMs!);
   }

@@ -1,13 +1,11 @@
-import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
-import type { EventEnvelope } from '../../domain/outbox-event';
-import { openSecret } from '../../domain/secret-box';
-import { isSuccessStatus, type DeliveryFailure } from '../../domain/webhook-delivery-failure';
-import { computeSignature, webhookSecretPurpose } from '../../domain/webhook-signature';
-import { ENDPOINT_DISABLE_AFTER_MS } from '../../domain/webhook-retry-schedule';
+import { isSuccessStatus } from '../../domain/webhook-delivery-failure';
+import { computeSignature } from '../../domain/webhook-signature';
 import type { Database, Prisma } from '../../prisma/client';
-import { secretsKey } from '../secrets/secrets-key';
-import { cancelPendingDeliveries } from './endpoints';
+import { noteAttemptOutcomes } from './endpoint-failures';
+import { loopbackAllowed } from './loopback-opt-in';
+import { post, type Answer } from './post';
+import { deliveryTimeoutMs, envelopeBody, signingSecrets } from './signing';
 
 export interface AttemptDeliveryInput {
   eventId: string;
@@ -24,86 +22,21 @@ export interface AttemptDeliveryInput {
   /** The delay before the next attempt if this one fails; null when it is the last. */
   retryInMs: number | null;
   /**
-   * The first attempt of an original delivery creates the delivery row if the dispatcher's
-   * transaction has not (yet) committed it. A redelivery's row is written by webhooks/redeliver.
+   * Only for delivery workflows started by the dispatcher before the sender existed: their first
+   * attempt creates the delivery row if the dispatcher's transaction has not (yet) committed it.
    */
   createIfMissing: boolean;
 }
 
 export type AttemptDeliveryResult = { status: 'SUCCEEDED' | 'FAILED' | 'STOPPED' } | { status: 'PENDING'; claim: string };
 
-/** What one POST to a receiver came to: its status, or why there is none, and how long it took. */
-export interface Answer {
-  responseStatus: number | null;
-  error: DeliveryFailure | null;
-  durationMs: number;
-}
-
-export interface AttemptDependencies {
-  db: Database;
-  /** POSTs the signed envelope once; never throws for what the receiver did. */
-  send: (url: string, body: Buffer, signature: string) => Promise<Answer>;
-}
-
-/** The section 6.1 body, serialised once: these bytes are signed and sent as they are. */
-export function envelopeBody(event: { id: string; eventType: string; occurredAt: Date; data: unknown }): Buffer {
-  const envelope: EventEnvelope = {
-    event_id: event.id,
-    event_type: event.eventType,
-    occurred_at: formatDateTime(event.occurredAt),
-    data: event.data as Record<string, unknown>,
-  };
-  return Buffer.from(JSON.stringify(envelope), 'utf8');
-}
-
 /**
- * The secret deliveries are signed with (docs/webhooks.md, "Secrets and rotation"): during a
- * rotation overlap the previous one, which the receiver already has, else the current one.
+ * One attempt of a delivery workflow (docs/webhooks.md, "Retries"): checks the workflow still
+ * holds the delivery and the endpoint still receives, signs the envelope bytes, POSTs them, and
+ * records the attempt with the delivery's and the endpoint's new state in one transaction.
+ * Throws only for the platform's own failures (database, secrets): a receiver's answer is a result.
  */
-async function signingSecret(db: Database, endpointId: string): Promise<string | undefined> {
-  const live = await db.webhookEndpointSecret.findMany({
-    where: { endpointId, revokedAt: null },
-    select: { id: true, sealed: true, expiresAt: true },
-    orderBy: { id: 'asc' },
-  });
-  const chosen = live.find((s) => s.expiresAt !== null) ?? live[live.length - 1];
-  return chosen ? openSecret(secretsKey(), webhookSecretPurpose(chosen.id), chosen.sealed) : undefined;
-}
-
-/**
- * The row of an original delivery, also written by the dispatcher's transaction; whichever
- * comes first wins, and an insert racing the dispatcher's uncommitted one waits for its commit.
- */
-async function ensureDelivery(db: Database, eventId: string, endpointId: string) {
-  const event = await db.outboxEvent.findUniqueOrThrow({ where: { id: eventId } });
-  const now = new Date();
-  await db.webhookDelivery.createMany({
-    data: [
-      {
-        id: newId('webhookDelivery'),
-        accountId: event.accountId,
-        endpointId,
-        eventId,
-        eventType: event.eventType,
-        status: 'PENDING',
-        nextAttemptAt: event.occurredAt,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  return event;
-}
-
-/**
- * One delivery attempt (docs/webhooks.md): checks the workflow still holds the delivery and
- * the endpoint still receives, signs the envelope bytes, POSTs them, and records the attempt
- * with the delivery's and the endpoint's new state in one transaction. Retried by Temporal
- * only for its own failures (database, secrets): a receiver's answer is a result.
- */
-export async function attemptDelivery(deps: AttemptDependencies, input: AttemptDeliveryInput): Promise<AttemptDeliveryResult> {
-  const { db } = deps;
+export async function attemptDelivery(db: Database, input: AttemptDeliveryInput): Promise<AttemptDeliveryResult> {
   const event = input.createIfMissing
     ? await ensureDelivery(db, input.eventId, input.endpointId)
     : await db.outboxEvent.findUniqueOrThrow({ where: { id: input.eventId } });
@@ -131,12 +64,38 @@ export async function attemptDelivery(deps: AttemptDependencies, input: AttemptD
     return { status: 'STOPPED' };
   }
 
-  const secret = await signingSecret(db, input.endpointId);
+  const secret = (await signingSecrets(db, [input.endpointId])).get(input.endpointId);
   if (secret === undefined) throw new Error(`Webhook endpoint ${input.endpointId} has no live secret.`);
   const body = envelopeBody(event);
-  const answer = await deps.send(endpoint.url, body, computeSignature(secret, body));
+  const answer = await post(endpoint.url, body, computeSignature(secret, body), { timeoutMs: deliveryTimeoutMs(), allowLoopback: loopbackAllowed() });
 
   return db.$transaction((tx) => recordAttempt(tx, input, delivery.id, at, answer));
+}
+
+/**
+ * The row of a delivery dispatched before the sender existed, also written by that dispatcher's
+ * transaction; whichever comes first wins.
+ */
+async function ensureDelivery(db: Database, eventId: string, endpointId: string) {
+  const event = await db.outboxEvent.findUniqueOrThrow({ where: { id: eventId } });
+  const now = new Date();
+  await db.webhookDelivery.createMany({
+    data: [
+      {
+        id: newId('webhookDelivery'),
+        accountId: event.accountId,
+        endpointId,
+        eventId,
+        eventType: event.eventType,
+        status: 'PENDING',
+        nextAttemptAt: event.occurredAt,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ],
+    skipDuplicates: true,
+  });
+  return event;
 }
 
 function outcomeOf(status: string, nextAttemptAt: Date | null): AttemptDeliveryResult {
@@ -162,17 +121,15 @@ async function recordAttempt(
   if (delivery.status !== 'PENDING' || delivery.nextAttemptAt?.toISOString() !== input.claim) return { status: 'STOPPED' };
 
   const succeeded = isSuccessStatus(answer.responseStatus);
+  const disabled = await noteAttemptOutcomes(tx, [{ endpointId: input.endpointId, at, succeeded }]);
   if (succeeded) {
     await tx.webhookDelivery.update({
       where: { id: deliveryId },
       data: { status: 'SUCCEEDED', attemptCount: input.attempt, deliveredAt: at, nextAttemptAt: null, updatedAt: at },
     });
-    await tx.webhookEndpoint.updateMany({ where: { id: input.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
     return { status: 'SUCCEEDED' };
   }
-
-  const disabled = await noteFailure(tx, input.endpointId, at);
-  if (disabled || input.retryInMs === null) {
+  if (disabled.size > 0 || input.retryInMs === null) {
     await tx.webhookDelivery.update({
       where: { id: deliveryId },
       data: { status: 'FAILED', attemptCount: input.attempt, nextAttemptAt: null, updatedAt: at },
@@ -182,26 +139,4 @@ async function recordAttempt(
   const next = new Date(at.getTime() + input.retryInMs);
   await tx.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: input.attempt, nextAttemptAt: next, updatedAt: at } });
   return { status: 'PENDING', claim: next.toISOString() };
-}
-
-/**
- * Marks the endpoint failing from its first failure on; once it has failed for
- * ENDPOINT_DISABLE_AFTER_MS with no success in between, it is DISABLED and everything still
- * pending for it is cancelled. Returns whether this failure disabled it.
- */
-async function noteFailure(tx: Prisma.TransactionClient, endpointId: string, at: Date): Promise<boolean> {
-  await tx.webhookEndpoint.updateMany({ where: { id: endpointId, failingSince: null }, data: { failingSince: at } });
-  const endpoint = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { status: true, failingSince: true, deletedAt: true } });
-  if (endpoint.status !== 'ACTIVE' || endpoint.deletedAt !== null || !endpoint.failingSince) return false;
-  if (at.getTime() - endpoint.failingSince.getTime() < ENDPOINT_DISABLE_AFTER_MS) return false;
-  await tx.webhookEndpoint.update({
-    where: { id: endpointId },
-    data: {
-      status: 'DISABLED',
-      disabledReason: `Every delivery failed from ${formatDateTime(endpoint.failingSince)} to ${formatDateTime(at)}; patch status to ACTIVE to resume.`,
-      updatedAt: at,
-    },
-  });
-  await cancelPendingDeliveries(tx, endpointId, at);
-  return true;
 }

@@ -1,12 +1,7 @@
-import type { Client } from '@temporalio/client';
 import { newId } from '../../domain/ids';
 import type { Prisma } from '../../prisma/client';
-import { startFirstDelivery } from '../workflows/webhook-delivery';
 
 type Db = Prisma.TransactionClient;
-
-/** Workflow starts in flight at once within one fan-out. */
-const START_CONCURRENCY = 32;
 
 export interface FanOutEvent {
   id: string;
@@ -16,13 +11,22 @@ export interface FanOutEvent {
   occurredAt: Date;
 }
 
+/** Who makes a delivery's next attempt (docs/webhooks.md, "Delivery"; the `handler` column). */
+export type DeliveryHandler = 'SENDER' | 'RETRY' | 'WORKFLOW';
+
 /** An endpoint bound to a channel receives that channel's events only; one bound to none receives all. */
 export function channelReceives(endpointChannelId: string | null, eventChannelId: string | null): boolean {
   return endpointChannelId === null || endpointChannelId === eventChannelId;
 }
 
-/** A PENDING delivery of `event` to `endpointId`, its first attempt due at `nextAttemptAt`. */
-export function pendingDeliveryRow(event: Pick<FanOutEvent, 'id' | 'accountId' | 'eventType'>, endpointId: string, nextAttemptAt: Date, now: Date) {
+/** A PENDING delivery of `event` to `endpointId`, its next attempt due at `nextAttemptAt`, made by `handler`. */
+export function pendingDeliveryRow(
+  event: Pick<FanOutEvent, 'id' | 'accountId' | 'eventType'>,
+  endpointId: string,
+  nextAttemptAt: Date,
+  now: Date,
+  handler: DeliveryHandler,
+) {
   return {
     id: newId('webhookDelivery', now.getTime()),
     accountId: event.accountId,
@@ -30,6 +34,7 @@ export function pendingDeliveryRow(event: Pick<FanOutEvent, 'id' | 'accountId' |
     eventId: event.id,
     eventType: event.eventType,
     status: 'PENDING',
+    handler,
     nextAttemptAt,
     createdAt: now,
     updatedAt: now,
@@ -37,54 +42,25 @@ export function pendingDeliveryRow(event: Pick<FanOutEvent, 'id' | 'accountId' |
 }
 
 /**
- * Starts the first delivery of each event to every ACTIVE endpoint of its account subscribed to
- * its type and its channel (docs/webhooks.md, "Dispatch"), as workflow `<event>/delivery/<endpoint>`,
- * and records the deliveries. An event already delivered to an endpoint is not started again.
- *
- * The workflows start before the caller commits: a crash after it cannot leave a dispatched event
- * with nobody delivering it, and a crash before it leaves the events for the next run, whose starts
- * of the same ids are refused as duplicates.
- *
- * `eagerStart`: the client is on the worker's own NativeConnection (services/workflows/webhook-delivery.ts).
+ * Queues the first delivery of each event to every ACTIVE endpoint of its account subscribed to
+ * its type and its channel (docs/webhooks.md, "Dispatch"): PENDING rows for the sender, due at
+ * the event's `occurred_at`. A pair that already has a delivery keeps it (unique on endpoint and
+ * event). Returns how many deliveries it queued.
  */
-export async function fanOutEvents(
-  { tx, temporal, eagerStart }: { tx: Db; temporal: Client; eagerStart?: boolean },
-  events: FanOutEvent[],
-  now: Date,
-): Promise<void> {
+export async function fanOutEvents(tx: Db, events: FanOutEvent[], now: Date): Promise<number> {
   const accountIds = [...new Set(events.map((e) => e.accountId))];
   const endpoints = await tx.webhookEndpoint.findMany({
     where: { accountId: { in: accountIds }, status: 'ACTIVE', deletedAt: null },
     select: { id: true, accountId: true, channelId: true, eventTypes: true },
   });
-  const known = await tx.webhookDelivery.findMany({ where: { eventId: { in: events.map((e) => e.id) } }, select: { eventId: true, endpointId: true } });
-  const delivered = new Set(known.map((d) => `${d.eventId} ${d.endpointId}`));
-
-  const deliveries = events.flatMap((event) =>
+  const rows = events.flatMap((event) =>
     endpoints
       .filter(
         (endpoint) =>
-          endpoint.accountId === event.accountId &&
-          endpoint.eventTypes.includes(event.eventType) &&
-          channelReceives(endpoint.channelId, event.channelId) &&
-          !delivered.has(`${event.id} ${endpoint.id}`),
+          endpoint.accountId === event.accountId && endpoint.eventTypes.includes(event.eventType) && channelReceives(endpoint.channelId, event.channelId),
       )
-      .map((endpoint) => ({ event, endpointId: endpoint.id })),
+      .map((endpoint) => pendingDeliveryRow(event, endpoint.id, event.occurredAt, now, 'SENDER')),
   );
-
-  await forEachLimited(deliveries, START_CONCURRENCY, ({ event, endpointId }) =>
-    startFirstDelivery(temporal, { eventId: event.id, endpointId, occurredAt: event.occurredAt }, { eager: eagerStart }),
-  );
-  await tx.webhookDelivery.createMany({
-    data: deliveries.map(({ event, endpointId }) => pendingDeliveryRow(event, endpointId, event.occurredAt, now)),
-    skipDuplicates: true,
-  });
-}
-
-async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(lanes);
+  if (rows.length === 0) return 0;
+  return (await tx.webhookDelivery.createMany({ data: rows, skipDuplicates: true })).count;
 }

@@ -41,10 +41,10 @@ export async function redeliverEvent({ tx, temporal }: { tx: Db; temporal: Clien
     if (existing) {
       await tx.webhookDelivery.update({
         where: { id: existing.id },
-        data: { status: 'PENDING', nextAttemptAt: now, deliveredAt: null, updatedAt: now },
+        data: { status: 'PENDING', handler: 'WORKFLOW', leaseUntil: null, nextAttemptAt: now, deliveredAt: null, updatedAt: now },
       });
     } else {
-      await tx.webhookDelivery.create({ data: pendingDeliveryRow(event, target, now, now) });
+      await tx.webhookDelivery.create({ data: pendingDeliveryRow(event, target, now, now, 'WORKFLOW') });
     }
     // Before the commit, as everywhere: if the commit fails, the workflow finds no claim of its own and ends.
     const running = await startRedelivery(temporal, { eventId: event.id, endpointId: target, firstAttempt, claim: now.toISOString() });

@@ -4,25 +4,15 @@ import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workfl
 
 /**
  * Starts a delivery workflow unless its id was ever used: REJECT_DUPLICATE refuses an id that
- * is running or has closed, so a dispatcher that runs again after a crash, or a redelivery
- * repeated, starts nothing twice. Returns whether this call started it.
- *
- * `eager`: only for a client on the worker's own NativeConnection (the outbox dispatcher): the
- * server may then hand the first workflow task straight back in the start response, saving a
- * round trip through the task queue. Any other client must leave it off (the SDK refuses it).
+ * is running or has closed, so a redelivery repeated starts nothing twice. Returns whether this
+ * call started it.
  */
-export async function startWebhookDelivery(
-  temporal: Client,
-  workflowId: string,
-  input: WebhookDeliveryInput,
-  options: { eager?: boolean } = {},
-): Promise<boolean> {
+export async function startWebhookDelivery(temporal: Client, workflowId: string, input: WebhookDeliveryInput): Promise<boolean> {
   try {
     await temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
       taskQueue: TASK_QUEUE,
       workflowId,
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      ...(options.eager ? { requestEagerStart: true } : {}),
       args: [input],
     });
     return true;
@@ -42,19 +32,22 @@ export function webhookRedeliveryWorkflowId(deliveryWorkflowId: string, firstAtt
   return `${deliveryWorkflowId}/redelivery/${firstAttempt}/${claim}`;
 }
 
-/** The first delivery of an outbox event to an endpoint, claimed at the instant the event occurred. */
-export function startFirstDelivery(
-  temporal: Client,
-  delivery: { eventId: string; endpointId: string; occurredAt: Date },
-  options: { eager?: boolean } = {},
-): Promise<boolean> {
-  const { eventId, endpointId } = delivery;
-  return startWebhookDelivery(
-    temporal,
-    webhookDeliveryWorkflowId(eventId, endpointId),
-    { eventId, endpointId, firstAttempt: 1, claim: delivery.occurredAt.toISOString() },
-    options,
-  );
+/**
+ * The retries of a delivery whose attempt `firstAttempt - 1` failed (docs/webhooks.md, "Delivery"),
+ * as workflow `<event>/delivery/<endpoint>`, its next attempt claimed at `claim`. Started by the
+ * sender after the failure's commit, and again by its sweep when that start may have been lost:
+ * a run still going is kept (USE_EXISTING), a closed one may be followed by a new run, and the
+ * attempt's claim check keeps two runs from both recording.
+ */
+export async function startDeliveryRetry(temporal: Client, retry: { eventId: string; endpointId: string; firstAttempt: number; claim: string }): Promise<void> {
+  const { eventId, endpointId, firstAttempt, claim } = retry;
+  await temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+    taskQueue: TASK_QUEUE,
+    workflowId: webhookDeliveryWorkflowId(eventId, endpointId),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    args: [{ eventId, endpointId, firstAttempt, claim, retry: true }],
+  });
 }
 
 /** A new round of attempts of a delivery from `firstAttempt` on, claimed at `claim`. */

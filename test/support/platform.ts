@@ -73,7 +73,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   // determinism, and a restarted worker never waits on the sticky queue of the one it replaced
   // (the time-skipping server does not move time while such a task is outstanding).
 
-  let worker: Worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle, maxCachedWorkflows: 0 });
+  // The webhook sender stamps first attempts with the test server's clock, which its retry workflows' timers run on.
+  const clock = async () => new Date(await env.currentTimeMs());
+  let worker: Worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle, maxCachedWorkflows: 0, clock });
   let running = worker.run();
   const draining: Promise<void>[] = [];
 
@@ -125,7 +127,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       worker.shutdown();
       draining.push(running);
       await whileStopped?.();
-      worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle, maxCachedWorkflows: 0 });
+      worker = await createWorker({ connection: env.nativeConnection, db, workflowBundle, maxCachedWorkflows: 0, clock });
       running = worker.run();
     },
     async stop() {

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter } from '../../api/rate-limit/token-bucket';
-import { startWebhookDelivery } from '../../services/workflows/webhook-delivery';
+import { dispatchOutboxBatch } from '../../services/webhooks/outbox-dispatch';
+import { claimDueDeliveries } from '../../services/webhooks/sender-claim';
 import { computeSignature, verifySignature } from '../../domain/webhook-receiver';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
 import { usePlatform } from '../support/platform';
@@ -257,28 +258,39 @@ describe('channels', () => {
 });
 
 describe('nothing lost, nothing twice', () => {
-  it('events committed while the worker is down are delivered when it is back, once each', async () => {
+  it('events committed while the worker is down are delivered when it is back, once each; a lease left by a killed sender expires', async () => {
     const { receiver, endpoint } = await activeEndpoint();
     const committed: string[] = [];
-    let preStarted = '';
+    let leased = '';
     await platform.restartWorker(async () => {
       for (let i = 0; i < 3; i++) committed.push((await eventOf((await customer()).id)).id);
       const rows = await platform.db.outboxEvent.findMany({ where: { id: { in: committed } } });
       expect(rows.map((r) => r.dispatchedAt)).toEqual([null, null, null]);
-      // What a dispatcher killed after starting a workflow but before its commit leaves behind.
-      const event = rows.find((r) => r.id === committed[0])!;
-      preStarted = webhookDeliveryWorkflowId(event.id, endpoint.id);
-      const client = new Client({ connection: platform.env.connection });
-      await startWebhookDelivery(client, preStarted, { eventId: event.id, endpointId: endpoint.id, firstAttempt: 1, claim: event.occurredAt.toISOString() });
+      // What a worker killed after its dispatch committed and its sender leased a delivery, before the POST, leaves behind.
+      await dispatchOutboxBatch(platform.db);
+      const now = new Date(await platform.env.currentTimeMs());
+      const [claimed] = await claimDueDeliveries(platform.db, {
+        now,
+        leaseUntil: new Date(now.getTime() + MINUTE),
+        endpointCap: 1,
+        failingEndpointCap: 1,
+        limit: 1,
+        held: [],
+        answered: [],
+      });
+      leased = claimed!.id;
     });
-    await waitFor('the three events', () => receiver.requests.length >= 3);
+    await waitFor('the two unleased events', () => receiver.requests.length >= 2);
     for (const id of committed) await dispatched(id);
+    expect(await platform.db.webhookDelivery.findUniqueOrThrow({ where: { id: leased } })).toMatchObject({ status: 'PENDING', attemptCount: 0 });
+
+    await platform.env.sleep(2 * MINUTE);
+    await waitFor('the three events', () => receiver.requests.length >= 3);
     expect(receiver.processed.map((e) => e.event_id).sort()).toEqual([...committed].sort());
     expect(receiver.requests).toHaveLength(3);
     expect(await platform.db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(3);
-    const workflow = new Client({ connection: platform.env.connection }).workflow.getHandle(preStarted);
-    await waitFor('the pre-started workflow to end', async () => (await workflow.describe()).status.name === 'COMPLETED');
-    expect(await workflow.result()).toEqual({ status: 'SUCCEEDED', attempts: 1 });
+    await waitFor('the leased delivery recorded', async () => (await platform.db.webhookDelivery.findUniqueOrThrow({ where: { id: leased } })).status === 'SUCCEEDED');
+    expect(await platform.db.webhookDeliveryAttempt.count({ where: { deliveryId: leased } })).toBe(1);
   });
 });
 

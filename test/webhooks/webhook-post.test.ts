@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { MAX_RESPONSE_BYTES, post, type PostOptions, type Resolve } from '../../activities/webhook-post';
+import { IDLE_CONNECTION_MS, MAX_RESPONSE_BYTES, post, type PostOptions, type Resolve } from '../../services/webhooks/post';
 import { waitFor } from './receiver';
 
 const servers: { close(): unknown }[] = [];
@@ -119,4 +119,23 @@ describe('the answer’s body', () => {
     const enough = await stalling(MAX_RESPONSE_BYTES);
     expect(await send(`http://127.0.0.1:${enough.port}/`, { timeoutMs: 5_000 })).toMatchObject({ responseStatus: 200, error: null });
   });
+});
+
+describe('kept-alive connections', () => {
+  it('are reused, closed by the sender when idle before a receiver’s 5 s, and do not cut a slower answer short', async () => {
+    let open = 0;
+    const server: Server = createServer((req, res) => setTimeout(() => res.end('ok'), req.url === '/slow' ? IDLE_CONNECTION_MS + 1_500 : 0));
+    server.on('connection', (socket) => {
+      open++;
+      socket.on('close', () => open--);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    servers.push({ close: () => (server.closeAllConnections(), server.close()) });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    expect(await send(`${url}/slow`, { timeoutMs: 10_000 })).toMatchObject({ responseStatus: 200, error: null });
+    expect(await send(`${url}/fast`)).toMatchObject({ responseStatus: 200 });
+    expect(open).toBe(1);
+    await waitFor('the idle connection closed', () => open === 0, IDLE_CONNECTION_MS + 900);
+  }, 20_000);
 });

@@ -2,9 +2,8 @@ import { promises as dns, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { DELIVERY_FAILURES, httpFailure, isSuccessStatus, type DeliveryFailure } from '../domain/webhook-delivery-failure';
-import { destinationAllowed, unbracketed } from '../domain/webhook-destination';
-import type { Answer } from '../services/webhooks/delivery-attempt';
+import { DELIVERY_FAILURES, httpFailure, isSuccessStatus, type DeliveryFailure } from '../../domain/webhook-delivery-failure';
+import { destinationAllowed, unbracketed } from '../../domain/webhook-destination';
 
 /**
  * How much of a receiver's answer is read before the connection is closed: enough for any
@@ -12,6 +11,13 @@ import type { Answer } from '../services/webhooks/delivery-attempt';
  * worker's memory. Nothing of the body is kept.
  */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** What one POST to a receiver came to: its status, or why there is none, and how long it took. */
+export interface Answer {
+  responseStatus: number | null;
+  error: DeliveryFailure | null;
+  durationMs: number;
+}
 
 /** Every address a host name resolves to (an IP literal resolves to itself). */
 export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
@@ -25,8 +31,20 @@ export interface PostOptions {
 
 const systemResolve: Resolve = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
+/**
+ * An idle kept-alive connection is closed after this long, before the 5 s after which Node's own
+ * HTTP server (and most others, later) closes it: reusing a connection the receiver is closing at
+ * that instant fails the attempt (seen in the bench as CONNECTION_ERROR under load, when the
+ * worker's timers ran late).
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
 // Kept-alive connections to the receivers: each was opened to an address checked when it was.
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+// The agents' timeout closes idle connections only; a request's own deadline is its AbortSignal.
+const agents = {
+  http: new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  https: new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+};
 
 /**
  * POSTs once and describes the answer; never throws for what the receiver (or its DNS) did.

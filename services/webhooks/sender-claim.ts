@@ -1,0 +1,108 @@
+import type { Database } from '../../prisma/client';
+
+export interface ClaimLimits {
+  /** The instant the claim is made, on the sender's clock: rows due by then are taken. */
+  now: Date;
+  /** The lease each claimed row gets; also the token its result is recorded against. */
+  leaseUntil: Date;
+  /** In flight at once per endpoint, across every sender of the database. */
+  endpointCap: number;
+  /** The same for an endpoint whose last attempts failed (`failing_since` set). */
+  failingEndpointCap: number;
+  /** Rows to take at most (the claiming process's free slots). */
+  limit: number;
+  /** Rows this process still holds (posting or awaiting their record), whatever their lease says: never claimed again. */
+  held: string[];
+  /** Rows of `held` whose request has ended: their lease stays until their result is recorded, but they hold no connection. */
+  answered: string[];
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  attempt: number;
+  url: string;
+  eventType: string;
+  occurredAt: Date;
+  data: unknown;
+  leaseUntil: Date;
+}
+
+/** Every claim of every process takes this transaction-scoped lock first (see below). */
+const CLAIM_LOCK = 'webhook_deliveries.sender_claim';
+
+/**
+ * Leases the first attempts that are due (docs/webhooks.md, "Delivery"), fairly: per endpoint,
+ * at most its cap minus what it already has in flight, the oldest first; then round-robin across
+ * endpoints (every endpoint's first row, then every second row, …) up to `limit`. So an endpoint
+ * with 10,000 rows due takes no more turns than one with a single row, and a slow one holds only
+ * its own cap. Claims are serialised by an advisory lock, which makes the in-flight counts true
+ * across processes and the per-endpoint cap exact: a leased row counts as in flight, except this
+ * process's own rows whose request has ended (their results wait for the next record batch), so
+ * the batch's commit is not part of every request's cycle. The endpoints with queued rows are found by a
+ * loose index scan (one index probe per endpoint), not by reading every queued row.
+ */
+export async function claimDueDeliveries(db: Database, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  const { now, leaseUntil, endpointCap, failingEndpointCap, limit, held, answered } = limits;
+  if (limit <= 0) return [];
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${CLAIM_LOCK}))`;
+    const rows = await tx.$queryRaw<
+      { id: string; endpoint_id: string; event_id: string; attempt: number; url: string; event_type: string; occurred_at: Date; data: unknown }[]
+    >`
+      WITH RECURSIVE queued(endpoint_id) AS (
+        (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'PENDING' AND handler = 'SENDER' ORDER BY endpoint_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                WHERE d.status = 'PENDING' AND d.handler = 'SENDER' AND d.endpoint_id > q.endpoint_id
+                ORDER BY d.endpoint_id LIMIT 1)
+        FROM queued q WHERE q.endpoint_id IS NOT NULL
+      ),
+      candidates AS (
+        SELECT due.id, due.endpoint_id, due.next_attempt_at
+        FROM queued q
+        JOIN webhook_endpoints e ON e.id = q.endpoint_id AND e.status = 'ACTIVE' AND e.deleted_at IS NULL
+        CROSS JOIN LATERAL (
+          SELECT count(*)::int AS n FROM webhook_deliveries l
+          WHERE l.endpoint_id = q.endpoint_id AND l.lease_until > ${now} AND l.status = 'PENDING' AND l.handler = 'SENDER'
+            AND l.id <> ALL(${answered}::text[])
+        ) busy
+        CROSS JOIN LATERAL (
+          SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+          WHERE d.status = 'PENDING' AND d.handler = 'SENDER' AND d.endpoint_id = q.endpoint_id
+            AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+            AND d.id <> ALL(${held}::text[])
+          ORDER BY d.next_attempt_at, d.id
+          LIMIT greatest((CASE WHEN e.failing_since IS NULL THEN ${endpointCap}::int ELSE ${failingEndpointCap}::int END) - busy.n, 0)
+          FOR UPDATE OF d SKIP LOCKED
+        ) due
+      ),
+      chosen AS (
+        SELECT id FROM (
+          SELECT id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS turn FROM candidates
+        ) ranked
+        ORDER BY turn, random()
+        LIMIT ${limit}
+      ),
+      leased AS (
+        UPDATE webhook_deliveries d SET lease_until = ${leaseUntil} FROM chosen WHERE d.id = chosen.id
+        RETURNING d.id, d.endpoint_id, d.event_id, d.attempt_count
+      )
+      SELECT l.id, l.endpoint_id, l.event_id, l.attempt_count + 1 AS attempt, e.url, o.event_type, o.occurred_at, o.data
+      FROM leased l
+      JOIN webhook_endpoints e ON e.id = l.endpoint_id
+      JOIN outbox_events o ON o.id = l.event_id`;
+    return rows.map((r) => ({
+      id: r.id,
+      endpointId: r.endpoint_id,
+      eventId: r.event_id,
+      attempt: r.attempt,
+      url: r.url,
+      eventType: r.event_type,
+      occurredAt: r.occurred_at,
+      data: r.data,
+      leaseUntil,
+    }));
+  });
+}

@@ -1,0 +1,83 @@
+import { newId } from '../../domain/ids';
+import { isSuccessStatus } from '../../domain/webhook-delivery-failure';
+import { RETRY_DELAYS_MS } from '../../domain/webhook-retry-schedule';
+import type { Database } from '../../prisma/client';
+import { noteAttemptOutcomes } from './endpoint-failures';
+import type { Answer } from './post';
+
+export interface SenderResult {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  attempt: number;
+  /** The lease the attempt was made under: its result is recorded only while the lease is still this one. */
+  leaseUntil: Date;
+  at: Date;
+  answer: Answer;
+}
+
+/** A failed delivery handed to its retry workflow: start it once this batch has committed. */
+export interface RetryToStart {
+  eventId: string;
+  endpointId: string;
+  firstAttempt: number;
+  claim: string;
+}
+
+/**
+ * Records a batch of the sender's attempts in one transaction (docs/webhooks.md, "Delivery"):
+ * every attempt; each delivery still leased under the lease its attempt was made with becomes
+ * SUCCEEDED, or after a failure is handed to the retry workflow (handler RETRY, next attempt after
+ * the first retry delay); the endpoints' failure records follow (services/webhooks/endpoint-failures.ts),
+ * and a failure that disables its endpoint makes its delivery FAILED. A delivery whose lease was
+ * lost (it expired and another sender took it) or that was cancelled while its request was out
+ * keeps its state: the attempt is on record, the state is not ours. Returns the retry workflows to start.
+ */
+export async function recordSenderResults(db: Database, results: SenderResult[]): Promise<RetryToStart[]> {
+  const succeeded = results.filter((r) => isSuccessStatus(r.answer.responseStatus));
+  const failed = results.filter((r) => !isSuccessStatus(r.answer.responseStatus));
+  return db.$transaction(async (tx) => {
+    await tx.webhookDeliveryAttempt.createMany({
+      data: results.map((r) => ({ id: newId('webhookDeliveryAttempt', r.at.getTime()), deliveryId: r.deliveryId, attempt: r.attempt, requestedAt: r.at, ...r.answer })),
+      skipDuplicates: true,
+    });
+    const delivered = new Set<string>();
+    if (succeeded.length > 0) {
+      const rows = await tx.$queryRaw<{ id: string }[]>`
+        UPDATE webhook_deliveries d
+        SET status = 'SUCCEEDED', attempt_count = v.attempt, delivered_at = v.at, next_attempt_at = NULL, lease_until = NULL, updated_at = v.at
+        FROM unnest(${succeeded.map((r) => r.deliveryId)}::text[], ${succeeded.map((r) => r.leaseUntil.toISOString())}::timestamptz[],
+                    ${succeeded.map((r) => r.attempt)}::int[], ${succeeded.map((r) => r.at.toISOString())}::timestamptz[]) AS v(id, lease, attempt, at)
+        WHERE d.id = v.id AND d.status = 'PENDING' AND d.handler = 'SENDER' AND d.lease_until = v.lease
+        RETURNING d.id`;
+      for (const row of rows) delivered.add(row.id);
+    }
+    const retrying = new Map<string, Date>();
+    if (failed.length > 0) {
+      const rows = await tx.$queryRaw<{ id: string; next_attempt_at: Date }[]>`
+        UPDATE webhook_deliveries d
+        SET handler = 'RETRY', attempt_count = v.attempt, next_attempt_at = v.next, lease_until = NULL, updated_at = v.at
+        FROM unnest(${failed.map((r) => r.deliveryId)}::text[], ${failed.map((r) => r.leaseUntil.toISOString())}::timestamptz[],
+                    ${failed.map((r) => r.attempt)}::int[], ${failed.map((r) => r.at.toISOString())}::timestamptz[],
+                    ${failed.map((r) => new Date(r.at.getTime() + RETRY_DELAYS_MS[r.attempt - 1]!).toISOString())}::timestamptz[]) AS v(id, lease, attempt, at, next)
+        WHERE d.id = v.id AND d.status = 'PENDING' AND d.handler = 'SENDER' AND d.lease_until = v.lease
+        RETURNING d.id, d.next_attempt_at`;
+      for (const row of rows) retrying.set(row.id, row.next_attempt_at);
+    }
+
+    const ours = results.filter((r) => delivered.has(r.deliveryId) || retrying.has(r.deliveryId));
+    const disabled = await noteAttemptOutcomes(
+      tx,
+      ours.map((r) => ({ endpointId: r.endpointId, at: r.at, succeeded: delivered.has(r.deliveryId) })),
+    );
+    const failedFinally = failed.filter((r) => retrying.has(r.deliveryId) && disabled.has(r.endpointId));
+    for (const r of failedFinally) {
+      // Cancelled with the rest of its endpoint's deliveries a moment ago: the failure that disabled it ends it.
+      await tx.webhookDelivery.update({ where: { id: r.deliveryId }, data: { status: 'FAILED', nextAttemptAt: null, updatedAt: r.at } });
+      retrying.delete(r.deliveryId);
+    }
+    return failed
+      .filter((r) => retrying.has(r.deliveryId))
+      .map((r) => ({ eventId: r.eventId, endpointId: r.endpointId, firstAttempt: r.attempt + 1, claim: retrying.get(r.deliveryId)!.toISOString() }));
+  });
+}
