@@ -8,10 +8,11 @@ import { secretsKey } from '../../services/secrets/secrets-key';
 import { startPaymentInstrumentExpiry } from '../../services/workflows/payment-instrument-expiry';
 import { channelIdField } from '../common/schemas';
 import { customerId } from '../customers/schemas';
-import { visibleCustomer } from '../customers/rules';
+import { visibleCustomer } from '../../services/customers/rules';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { cardFingerprintKey } from '../secrets/card-fingerprint-key';
 import { authorizedProcedure, operation } from '../trpc';
+import { operationScope } from '../auth/channel-scope';
 import { insertCard } from './repository';
 import { paymentInstrumentObject } from './schemas';
 
@@ -71,7 +72,7 @@ export const tokenizePaymentInstrument = authorizedProcedure
     const fingerprint = cardFingerprint(await cardFingerprintKey(ctx.db, ctx.principal.accountId, secretsKey()), card.number);
     return withIdempotency(ctx, 'payment-instruments/tokenize', withoutNumber(input, fingerprint), (ctx) =>
       ctx.transaction(async (tx) => {
-        const customer = await visibleCustomer(tx, ctx, input.customer_id, input.channel_id);
+        const customer = await visibleCustomer(tx, operationScope(ctx.principal, input.channel_id), input.customer_id);
         const expiresAt = endOfExpiryMonth(card.exp_month, card.exp_year);
         if (expiresAt <= now) {
           throw new ApiError('CARD_EXPIRED', `The card expired at the end of ${card.exp_year}-${String(card.exp_month).padStart(2, '0')}.`, {
