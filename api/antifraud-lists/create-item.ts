@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { normaliseFieldValue } from '../../domain/antifraud';
 import { ApiError } from '../../domain/errors';
+import { createItem } from '../../services/antifraud-lists/create-item';
 import { dateTime } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertAntifraudEnabled } from './guard';
-import { findLiveItem, insertItem, lockList } from './repository';
-import { antifraudId, antifraudListItemObject, createdByEmail, fieldValueProblem, serializeItem } from './schemas';
+import { antifraudId, antifraudListItemObject, createdByEmail, serializeItem } from './schemas';
 
 export const createItemRequest = z.strictObject({
   list_id: antifraudId,
@@ -41,29 +39,16 @@ export const createAntifraudListItem = authorizedProcedure
       if (expiredAt && expiredAt <= now) {
         throw ApiError.validation({ expired_at: { type: 'MIN', message: 'Must be in the future.' } });
       }
-      return ctx.transaction(async (tx) => {
-        const accountId = ctx.principal.accountId;
-        await assertAntifraudEnabled(tx, accountId);
-        const list = await lockList(tx, accountId, input.list_id);
-        if (!list) throw ApiError.notFound('Antifraud list', input.list_id);
-        const problem = fieldValueProblem(list.field, input.field_value);
-        if (problem) throw ApiError.validation({ field_value: problem });
-
-        const fieldValue = normaliseFieldValue(list.field, input.field_value);
-        const existing = await findLiveItem(tx, list.id, fieldValue, now);
-        if (existing) {
-          throw new ApiError('ITEM_ALREADY_EXISTS', 'The list already holds this value.', { item_id: existing.id, field_value: fieldValue });
-        }
-        const row = await insertItem(tx, {
-          accountId,
-          listId: list.id,
-          fieldValue,
-          expiredAt,
-          description: input.description,
-          createdBy: input.created_by ?? ctx.principal.apiKeyId,
-          now,
-        });
-        return serializeItem(row);
-      });
+      return ctx.transaction(async (tx) =>
+        serializeItem(
+          await createItem({ now: () => now }, tx, ctx.principal.accountId, {
+            listId: input.list_id,
+            fieldValue: input.field_value,
+            expiredAt,
+            description: input.description,
+            createdBy: input.created_by ?? ctx.principal.apiKeyId,
+          }),
+        ),
+      );
     }),
   );

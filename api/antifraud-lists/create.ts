@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertAntifraudEnabled } from './guard';
-import { insertList } from './repository';
+import { createList } from '../../services/antifraud-lists/create';
 import { antifraudAction, antifraudField, antifraudListObject, listName, serializeList } from './schemas';
 
 export const createListRequest = z.strictObject({
@@ -23,10 +22,6 @@ export const createAntifraudList = authorizedProcedure
   .output(antifraudListObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'antifraud-lists/create', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        await assertAntifraudEnabled(tx, ctx.principal.accountId);
-        const row = await insertList(tx, { accountId: ctx.principal.accountId, ...input, now: ctx.now() });
-        return serializeList(row);
-      }),
+      ctx.transaction(async (tx) => serializeList(await createList(ctx, tx, ctx.principal.accountId, input))),
     ),
   );

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
+import { deleteItem } from '../../services/antifraud-lists/delete-item';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertAntifraudEnabled } from './guard';
-import { deleteItem } from './repository';
 import { antifraudId, antifraudListItemObject, serializeItem } from './schemas';
 
 export const deleteItemRequest = z.strictObject({ id: antifraudId });
@@ -19,11 +17,6 @@ export const deleteAntifraudListItem = authorizedProcedure
   .output(antifraudListItemObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'antifraud-lists/delete-item', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        await assertAntifraudEnabled(tx, ctx.principal.accountId);
-        const row = await deleteItem(tx, ctx.principal.accountId, input.id);
-        if (!row) throw ApiError.notFound('Antifraud list item', input.id);
-        return serializeItem(row);
-      }),
+      ctx.transaction(async (tx) => serializeItem(await deleteItem(tx, ctx.principal.accountId, input.id))),
     ),
   );

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertAntifraudEnabled } from './guard';
-import { findList } from './repository';
+import { assertAntifraudEnabled } from '../../services/antifraud-lists/guard';
+import { findList } from '../../services/antifraud-lists/repository';
 import { antifraudId, antifraudListObject, serializeList } from './schemas';
 
 export const getAntifraudList = authorizedProcedure

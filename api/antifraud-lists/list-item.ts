@@ -5,8 +5,8 @@ import { dateTimeCondition, dateTimeRangeFilter, valueFilter } from '../common/f
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertAntifraudEnabled } from './guard';
-import { findList, itemSelect } from './repository';
+import { assertAntifraudEnabled } from '../../services/antifraud-lists/guard';
+import { findList, itemSelect } from '../../services/antifraud-lists/repository';
 import { antifraudId, antifraudListItemObject, serializeItem } from './schemas';
 
 const email = z.email();

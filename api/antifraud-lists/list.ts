@@ -3,8 +3,8 @@ import { valueFilter } from '../common/filters';
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertAntifraudEnabled } from './guard';
-import { listSelect } from './repository';
+import { assertAntifraudEnabled } from '../../services/antifraud-lists/guard';
+import { listSelect } from '../../services/antifraud-lists/repository';
 import { antifraudField, antifraudListObject, serializeList } from './schemas';
 
 /** Section 4.8. */

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
+import { updateList } from '../../services/antifraud-lists/update';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { assertAntifraudEnabled } from './guard';
-import { updateList } from './repository';
 import { antifraudAction, antifraudId, antifraudListObject, listName, serializeList } from './schemas';
 
 /** `field` is fixed at creation: every item was validated and normalised for it. */
@@ -31,11 +29,8 @@ export const updateAntifraudList = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'antifraud-lists/update', input, (ctx) =>
       ctx.transaction(async (tx) => {
-        await assertAntifraudEnabled(tx, ctx.principal.accountId);
         const { id, ...changes } = input;
-        const row = await updateList(tx, ctx.principal.accountId, id, changes, ctx.now());
-        if (!row) throw ApiError.notFound('Antifraud list', id);
-        return serializeList(row);
+        return serializeList(await updateList(ctx, tx, ctx.principal.accountId, id, changes));
       }),
     ),
   );

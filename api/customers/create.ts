@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { resolveTaxRegistrations } from '../../domain/tax-registrations';
-import { recordEvent } from '../../prisma/outbox';
+import { createCustomer as createCustomerService } from '../../services/customers/create';
+import { operationScope } from '../auth/channel-scope';
 import { channelIdField, prefixedId } from '../common/schemas';
 import { writeChannel } from '../common/write-channel';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { insertCustomer, serializeCustomer, type CustomerState } from './repository';
-import { checkDefaultPaymentInstrument, checkValidationDates } from './rules';
 import {
   addressRequest,
   businessName,
@@ -21,7 +19,6 @@ import {
   preferredLocales,
   taxRegistrations,
   TAXABILITIES,
-  type Configuration,
 } from './schemas';
 
 const name = z.string().trim().min(1).max(100);
@@ -86,36 +83,6 @@ export const createCustomer = authorizedProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'customers/create', input, async (ctx) => {
       const channelId = await writeChannel(ctx, input.channel_id);
-      return ctx.transaction(async (tx) => {
-        const now = ctx.now();
-        const requested = input.configuration ?? {};
-        if (requested.default_payment_instrument_id) {
-          await checkDefaultPaymentInstrument(tx, ctx.principal.accountId, null, requested.default_payment_instrument_id);
-        }
-        const registrations = input.tax?.registrations ? resolveTaxRegistrations([], input.tax.registrations) : undefined;
-        if (registrations) checkValidationDates(registrations, now);
-        const configuration: Configuration = {
-          ...(requested.default_billing_currency ? { default_billing_currency: requested.default_billing_currency } : {}),
-          ...(requested.preferred_locales ? { preferred_locales: requested.preferred_locales } : {}),
-        };
-        const state: CustomerState = {
-          type: input.type,
-          email: input.email,
-          firstName: input.first_name ?? null,
-          lastName: input.last_name ?? null,
-          phone: input.phone ?? null,
-          merchantCustomerId: input.merchant_customer_id ?? null,
-          address: input.address ?? null,
-          tax: { taxability: input.tax?.taxability ?? 'TAXABLE', ...(registrations ? { registrations } : {}) },
-          status: input.status ?? 'ACTIVE',
-          configuration: Object.keys(configuration).length > 0 ? configuration : null,
-          metadata: input.metadata ?? null,
-          businessDetails: input.type === 'BUSINESS' ? input.business_details! : null,
-        };
-        const row = await insertCustomer(tx, { accountId: ctx.principal.accountId, channelId, state, now });
-        const customer = serializeCustomer(row);
-        await recordEvent(tx, { accountId: ctx.principal.accountId, channelId, name: 'CustomerCreated', data: { customer }, occurredAt: now });
-        return customer;
-      });
+      return ctx.transaction((tx) => createCustomerService(ctx, tx, operationScope(ctx.principal, input.channel_id), channelId, input));
     }),
   );

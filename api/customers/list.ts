@@ -5,7 +5,7 @@ import { paginate, paginationRequest, paginationResponse } from '../common/pagin
 import { channelIdField } from '../common/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { customerSelect, serializeCustomer } from './repository';
+import { customerSelect, serializeCustomer } from '../../services/customers/repository';
 import { customerObject, customerStatus, customerType } from './schemas';
 
 export const listCustomersRequest = z.strictObject({

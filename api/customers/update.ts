@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
-import { resolveTaxRegistrations } from '../../domain/tax-registrations';
-import { recordEvent } from '../../prisma/outbox';
+import { updateCustomer as updateCustomerService } from '../../services/customers/update';
+import { operationScope } from '../auth/channel-scope';
 import { channelIdField, prefixedId } from '../common/schemas';
-import { requestHash } from '../idempotency/request-hash';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext } from '../trpc';
-import { lockCustomer, saveCustomer, serializeCustomer, stateOf, type CustomerState } from './repository';
-import { checkDefaultPaymentInstrument, checkValidationDates, visibleCustomer } from './rules';
 import {
   addressRequest,
   businessName,
@@ -22,8 +18,6 @@ import {
   preferredLocales,
   taxRegistrations,
   TAXABILITIES,
-  type BusinessDetails,
-  type Configuration,
 } from './schemas';
 
 const name = z.string().trim().min(1).max(100);
@@ -72,79 +66,13 @@ export const updateCustomerRequest = z.strictObject({
 
 export type UpdateCustomerRequest = z.infer<typeof updateCustomerRequest>;
 
-const keep = <T>(sent: T | undefined, current: T): T => (sent === undefined ? current : sent);
-
-function mergedConfiguration(current: Configuration | null, sent: UpdateCustomerRequest['configuration']): Configuration | null {
-  if (sent === undefined) return current;
-  if (sent === null) return null;
-  const merged: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(sent)) {
-    if (value === null) delete merged[key];
-    else if (value !== undefined) merged[key] = value;
-  }
-  return Object.keys(merged).length > 0 ? (merged as Configuration) : null;
-}
-
-function mergedBusinessDetails(current: BusinessDetails | null, sent: UpdateCustomerRequest['business_details']): BusinessDetails | null {
-  if (!sent || !current) return current;
-  const legalAddress = keep(sent.legal_address, current.legal_address ?? null);
-  return { name: sent.name ?? current.name, ...(legalAddress ? { legal_address: legalAddress } : {}) };
-}
-
-function updatedState(current: CustomerState, input: UpdateCustomerRequest): CustomerState {
-  const registrations =
-    input.tax?.registrations === undefined
-      ? current.tax.registrations
-      : input.tax.registrations === null
-        ? undefined
-        : resolveTaxRegistrations(current.tax.registrations ?? [], input.tax.registrations);
-  return {
-    type: current.type,
-    email: keep(input.email, current.email),
-    firstName: keep(input.first_name, current.firstName),
-    lastName: keep(input.last_name, current.lastName),
-    phone: keep(input.phone, current.phone),
-    merchantCustomerId: keep(input.merchant_customer_id, current.merchantCustomerId),
-    address: keep(input.address, current.address),
-    tax: {
-      taxability: input.tax?.taxability ?? current.tax.taxability,
-      ...(registrations && registrations.length > 0 ? { registrations } : {}),
-    },
-    status: keep(input.status, current.status),
-    configuration: mergedConfiguration(current.configuration, input.configuration),
-    metadata: keep(input.metadata, current.metadata),
-    businessDetails: mergedBusinessDetails(current.businessDetails, input.business_details),
-  };
-}
-
 /**
  * `customers/update` and its alias `customers/patch`: one operation under two paths, so one
- * Idempotency-Key replays across both. An update that changes nothing leaves `updated_at` and
- * the outbox alone.
+ * Idempotency-Key replays across both.
  */
 export function runCustomerUpdate(ctx: AuthorizedContext, input: UpdateCustomerRequest) {
   return withIdempotency(ctx, 'customers/update', input, (ctx) =>
-    ctx.transaction(async (tx) => {
-      const accountId = ctx.principal.accountId;
-      await visibleCustomer(tx, ctx, input.id, input.channel_id);
-      const row = (await lockCustomer(tx, accountId, input.id))!;
-      const current = stateOf(row);
-      if (input.business_details && current.type !== 'BUSINESS') {
-        throw ApiError.validation({ business_details: { type: 'INVALID', message: 'Only BUSINESS customers have business details.' } });
-      }
-      const sentInstrument = input.configuration?.default_payment_instrument_id;
-      if (sentInstrument) await checkDefaultPaymentInstrument(tx, accountId, row.id, sentInstrument);
-
-      const next = updatedState(current, input);
-      if (input.tax?.registrations) checkValidationDates(next.tax.registrations ?? [], ctx.now());
-      if (requestHash('customer', next) === requestHash('customer', current)) return serializeCustomer(row);
-
-      const now = ctx.now();
-      const saved = await saveCustomer(tx, row.id, next, now);
-      const customer = serializeCustomer(saved);
-      await recordEvent(tx, { accountId, channelId: saved.channelId, name: 'CustomerUpdated', data: { customer }, occurredAt: now });
-      return customer;
-    }),
+    ctx.transaction((tx) => updateCustomerService(ctx, tx, operationScope(ctx.principal, input.channel_id), input)),
   );
 }
 

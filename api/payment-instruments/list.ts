@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { stringCondition, valueFilter } from '../common/filters';
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
 import { channelIdField } from '../common/schemas';
-import { visibleCustomer } from '../customers/rules';
+import { visibleCustomer } from '../../services/customers/rules';
 import { customerId } from '../customers/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
+import { operationScope } from '../auth/channel-scope';
 import { paymentInstrumentSelect, serializePaymentInstrument } from '../../services/payment-instruments/records';
 import { cardBrand, paymentInstrumentObject, paymentInstrumentStatus } from './schemas';
 
@@ -28,7 +29,7 @@ export const listPaymentInstruments = authorizedProcedure
   .input(listPaymentInstrumentsRequest)
   .output(listPaymentInstrumentsResponse)
   .query(async ({ ctx, input }) => {
-    const customer = await visibleCustomer(ctx.db, ctx, input.customer_id, input.channel_id);
+    const customer = await visibleCustomer(ctx.db, operationScope(ctx.principal, input.channel_id), input.customer_id);
     const filters = input.filters ?? {};
     const where = {
       accountId: ctx.principal.accountId,

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { ApiError } from '../../domain/errors';
-import { recordEvent } from '../../prisma/outbox';
+import { revokePaymentInstrument as revokeInstrumentService } from '../../services/payment-instruments/revoke';
+import { operationScope } from '../auth/channel-scope';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { revokeInstrument, visibleInstrument } from './repository';
-import { serializePaymentInstrument } from '../../services/payment-instruments/records';
 import { paymentInstrumentId, paymentInstrumentObject } from './schemas';
 
 export const revokePaymentInstrumentRequest = z.strictObject({ id: paymentInstrumentId, channel_id: channelIdField });
@@ -21,24 +19,6 @@ export const revokePaymentInstrument = authorizedProcedure
   .output(paymentInstrumentObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'payment-instruments/revoke', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        await visibleInstrument(tx, ctx, input.id, input.channel_id);
-        const now = ctx.now();
-        const { revoked, row } = await revokeInstrument(tx, input.id, now);
-        if (!revoked) {
-          throw new ApiError('INCOMPATIBLE_STATUS', `Payment instrument ${input.id} is ${row.status}; only an ACTIVE one can be revoked.`, {
-            status: row.status,
-          });
-        }
-        const instrument = serializePaymentInstrument(row);
-        await recordEvent(tx, {
-          accountId: ctx.principal.accountId,
-          channelId: row.channelId,
-          name: 'PaymentInstrumentRevoked',
-          data: { payment_instrument: instrument },
-          occurredAt: now,
-        });
-        return instrument;
-      }),
+      ctx.transaction((tx) => revokeInstrumentService(ctx, tx, operationScope(ctx.principal, input.channel_id), input.id)),
     ),
   );

@@ -1,18 +1,15 @@
 import { z } from 'zod';
 import { cardDigits, cardFingerprint } from '../../domain/card-fingerprint';
-import { brandOf, endOfExpiryMonth, luhnValid, scenarioOf } from '../../domain/cards';
+import { luhnValid } from '../../domain/cards';
 import { ApiError } from '../../domain/errors';
-import { recordEvent } from '../../prisma/outbox';
-import { serializePaymentInstrument } from '../../services/payment-instruments/records';
+import { tokenizeCard } from '../../services/payment-instruments/tokenize';
 import { secretsKey } from '../../services/secrets/secrets-key';
-import { startPaymentInstrumentExpiry } from '../../services/workflows/payment-instrument-expiry';
 import { channelIdField } from '../common/schemas';
 import { customerId } from '../customers/schemas';
-import { visibleCustomer } from '../customers/rules';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { cardFingerprintKey } from '../secrets/card-fingerprint-key';
 import { authorizedProcedure, operation } from '../trpc';
-import { insertCard } from './repository';
+import { operationScope } from '../auth/channel-scope';
 import { paymentInstrumentObject } from './schemas';
 
 /** Cards are issued for a few years; anything further out is a typo. */
@@ -70,41 +67,17 @@ export const tokenizePaymentInstrument = authorizedProcedure
     }
     const fingerprint = cardFingerprint(await cardFingerprintKey(ctx.db, ctx.principal.accountId, secretsKey()), card.number);
     return withIdempotency(ctx, 'payment-instruments/tokenize', withoutNumber(input, fingerprint), (ctx) =>
-      ctx.transaction(async (tx) => {
-        const customer = await visibleCustomer(tx, ctx, input.customer_id, input.channel_id);
-        const expiresAt = endOfExpiryMonth(card.exp_month, card.exp_year);
-        if (expiresAt <= now) {
-          throw new ApiError('CARD_EXPIRED', `The card expired at the end of ${card.exp_year}-${String(card.exp_month).padStart(2, '0')}.`, {
-            exp_month: card.exp_month,
-            exp_year: card.exp_year,
-          });
-        }
-        const row = await insertCard(tx, {
-          accountId: ctx.principal.accountId,
-          channelId: customer.channelId,
-          customerId: customer.id,
-          brand: brandOf(card.number),
-          last4: card.number.slice(-4),
+      // One instant for the year bound above and the expiry check.
+      ctx.transaction((tx) =>
+        tokenizeCard({ now: () => now, temporal: ctx.temporal }, tx, operationScope(ctx.principal, input.channel_id), {
+          customerId: input.customer_id,
+          number: card.number,
           expMonth: card.exp_month,
           expYear: card.exp_year,
           cardholderName: card.cardholder_name ?? null,
           fingerprint,
-          sandboxScenario: scenarioOf(card.number),
-          now,
-        });
-        // Started before the commit, as api-keys/rotate does: a crash after the commit cannot
-        // lose the timer, and if the commit fails the workflow finds no ACTIVE instrument.
-        await startPaymentInstrumentExpiry(ctx.temporal, row.id, expiresAt);
-        const instrument = serializePaymentInstrument(row);
-        await recordEvent(tx, {
-          accountId: ctx.principal.accountId,
-          channelId: row.channelId,
-          name: 'PaymentInstrumentCreated',
-          data: { payment_instrument: instrument },
-          occurredAt: now,
-        });
-        return instrument;
-      }),
+        }),
+      ),
     );
   });
 

@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
-import type { Address, BusinessDetails, Configuration, CustomerObject, Tax } from './schemas';
+import type { Address, BusinessDetails, Configuration, CustomerObject, Tax } from './customer-object-types';
 
 type Db = Prisma.TransactionClient;
 

@@ -1,18 +1,19 @@
 import { ApiError } from '../../domain/errors';
-import { chargeableInstrument } from '../../services/payment-instruments/chargeable-instrument';
 import type { TaxRegistration } from '../../domain/tax-registrations';
-import { resolveChannelScope } from '../auth/channel-scope';
-import type { AuthorizedContext, Transaction } from '../trpc';
+import type { Prisma } from '../../prisma/client';
+import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
+import type { Scope } from '../scope';
 import { findCustomer } from './repository';
+
+type Transaction = Prisma.TransactionClient;
 
 /**
  * The customer as the caller may see it: one in a channel the key cannot reach, or outside the
  * `channel_id` named, is answered as absent (404), so channels do not leak each other's ids.
  */
-export async function visibleCustomer(db: Transaction, ctx: AuthorizedContext, id: string, channelId: string | undefined) {
-  const scope = resolveChannelScope(ctx.principal, channelId);
-  const row = await findCustomer(db, ctx.principal.accountId, id);
-  if (!row || (scope !== null && !scope.includes(row.channelId))) throw ApiError.notFound('Customer', id);
+export async function visibleCustomer(db: Transaction, scope: Scope, id: string) {
+  const row = await findCustomer(db, scope.accountId, id);
+  if (!row || (scope.channels !== null && !scope.channels.includes(row.channelId))) throw ApiError.notFound('Customer', id);
   return row;
 }
 
