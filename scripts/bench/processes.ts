@@ -26,6 +26,8 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
 
 export interface ApiUnderTest {
   port: number;
+  /** The process itself, for a test that kills it the hard way. */
+  child: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -66,5 +68,5 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
     await stop();
     throw error;
   }
-  return { port, stop };
+  return { port, child, stop };
 }
