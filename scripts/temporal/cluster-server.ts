@@ -51,6 +51,8 @@ export interface ClusterServerOptions {
   namespace?: string;
   /** Start the Web UI beside the server (default true). */
   ui?: boolean;
+  /** Database names, default `temporal` and `temporal_visibility`. */
+  databases?: { persistence: string; visibility: string };
 }
 
 export interface ClusterServer {
@@ -62,12 +64,11 @@ export interface ClusterServer {
   stop(): Promise<void>;
 }
 
-const PERSISTENCE_DB = 'temporal';
-const VISIBILITY_DB = 'temporal_visibility';
+const DEFAULT_DATABASES = { persistence: 'temporal', visibility: 'temporal_visibility' };
 
 /**
  * The full Temporal server (not the dev server) with persistence and visibility on PostgreSQL:
- * creates the databases `temporal` and `temporal_visibility` when missing, applies the server's
+ * creates its two databases (`temporal`, `temporal_visibility`) when missing, applies the server's
  * own schema with its SQL tool, renders a one-cluster configuration on free ports, starts the
  * server and, unless `ui` is false, the Web UI, and resolves once the frontend serves the
  * namespace (registered with the custom search attributes by scripts/operator/temporal-setup.ts).
@@ -76,13 +77,14 @@ export async function startClusterServer(opts: ClusterServerOptions): Promise<Cl
   const namespace = opts.namespace ?? 'default';
   const [server, sqlTool] = await Promise.all([ensureTemporalServerBinary(), ensureTemporalSqlTool()]);
   await mkdir(opts.dataDir, { recursive: true });
-  await applySchema(sqlTool, opts.postgres);
+  const databases = opts.databases ?? DEFAULT_DATABASES;
+  await applySchema(sqlTool, opts.postgres, databases);
 
   const ports = { frontend: await freePort(), frontendHttp: await freePort(), history: await freePort(), matching: await freePort(), worker: await freePort() };
   const membership = { frontend: await freeLowPort(), history: await freeLowPort(), matching: await freeLowPort(), worker: await freeLowPort() };
   const configDir = path.join(opts.dataDir, 'config');
   await mkdir(configDir, { recursive: true });
-  await writeFile(path.join(configDir, 'cluster.yaml'), renderServerConfig(opts.postgres, ports, membership, path.join(configDir, 'dynamicconfig.yaml')));
+  await writeFile(path.join(configDir, 'cluster.yaml'), renderServerConfig(opts.postgres, databases, ports, membership, path.join(configDir, 'dynamicconfig.yaml')));
   await writeFile(path.join(configDir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
 
   const address = `${IP}:${ports.frontend}`;
@@ -133,11 +135,11 @@ async function goModCache(): Promise<string> {
  * empty database, `update-schema` applies every versioned step after the recorded version, so a
  * second start (or a newer server) only applies what is missing.
  */
-async function applySchema(sqlTool: string, pg: PostgresTarget): Promise<void> {
+async function applySchema(sqlTool: string, pg: PostgresTarget, databases: { persistence: string; visibility: string }): Promise<void> {
   const schemaRoot = path.join(await goModCache(), `go.temporal.io/server@${SERVER_VERSION}`, 'schema', 'postgresql', 'v12');
   for (const [database, dir] of [
-    [PERSISTENCE_DB, 'temporal'],
-    [VISIBILITY_DB, 'visibility'],
+    [databases.persistence, 'temporal'],
+    [databases.visibility, 'visibility'],
   ] as const) {
     await ensureDatabase(pg.adminUrl, database);
     const common = ['--plugin', 'postgres12', '--ep', pg.host, '--port', String(pg.port), '--user', pg.user, '--password', pg.password, '--db', database];
@@ -171,6 +173,7 @@ system.forceSearchAttributesCacheRefreshOnRead:
 
 function renderServerConfig(
   pg: PostgresTarget,
+  databases: { persistence: string; visibility: string },
   ports: { frontend: number; frontendHttp: number; history: number; matching: number; worker: number },
   membership: { frontend: number; history: number; matching: number; worker: number },
   dynamicConfigPath: string,
@@ -199,9 +202,9 @@ persistence:
   numHistoryShards: 4
   datastores:
     postgres-default:
-${store(PERSISTENCE_DB, 20)}
+${store(databases.persistence, 20)}
     postgres-visibility:
-${store(VISIBILITY_DB, 10)}
+${store(databases.visibility, 10)}
 
 global:
   membership:
