@@ -9,5 +9,7 @@ echo "[test] type check"
 npx tsc -p .
 echo "[test] Temporal CLI for the platform tests"
 node --import tsx scripts/temporal/ensure-cli.ts
+echo "[test] Temporal server, SQL tool and Web UI for the PostgreSQL-backed cluster"
+node --import tsx scripts/temporal/ensure-cluster-server.ts
 echo "[test] jest"
 npx jest "$@"
