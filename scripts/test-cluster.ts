@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const apis: ApiUnderTest[] = [];
   const workers: WorkerProcess[] = [];
   const cleanUp = async () => {
-    await Promise.all(apis.map((api) => api.stop().catch(() => undefined)));
+    await Promise.all(apis.map((api) => stopProcess(api.child)));
     await Promise.all(workers.map((worker) => stopProcess(worker.child)));
     await receiver?.close();
     await temporal?.stop();
@@ -417,7 +417,11 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(force);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  // A handle left open by a library must not keep CI waiting once the verdict is printed.
+  () => process.exit(process.exitCode ?? 0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

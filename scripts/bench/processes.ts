@@ -57,7 +57,8 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
     },
   });
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    // A process killed by a signal has no exit code, and its 'exit' has already fired.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGTERM');
     await exited;
