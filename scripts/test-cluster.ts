@@ -60,6 +60,8 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  const stats = { cycles: 0, refunds: 0, retried: 0 };
+  let counts: Counts;
 
   try {
     postgres = await startEmbeddedPostgres(pgOptions);
@@ -125,7 +127,6 @@ async function main(): Promise<void> {
     log(`${SUBSCRIPTIONS} subscriptions renewing every minute`);
 
     let stop = false;
-    const stats = { cycles: 0, refunds: 0, retried: 0 };
     http.onRetry = () => stats.retried++;
     const loops = Array.from({ length: LOOPS }, (_, n) =>
       (async () => {
@@ -190,20 +191,21 @@ async function main(): Promise<void> {
     for (const subscription of await db.subscription.findMany({ where: { accountId: account.id } })) {
       await http.ok('subscriptions/cancel', { id: subscription.id }).catch((error: unknown) => log(`cancel ${subscription.id}: ${String(error)}`));
     }
-    const counts = await settleAndCount({ db, receiver, temporal, accountId: account.id, endpointCreatedAt: new Date(endpoint.created_at) });
+    counts = await settleAndCount({ db, receiver, temporal, accountId: account.id, endpointCreatedAt: new Date(endpoint.created_at) });
     await db.$disconnect();
-
-    const seconds = Math.round((Date.now() - started) / 1000);
-    const violations = Object.entries(counts.mustBeZero).filter(([, value]) => value !== 0);
-    console.log('');
-    console.log(`test:cluster — 2 APIs (+1 replacement), 2 workers (+1 replacement), Temporal server on PostgreSQL, ${seconds} s`);
-    console.log(`  traffic: ${stats.cycles} invoices paid, ${stats.refunds} refunds, ${counts.renewals} subscription renewals, ${counts.events} events committed, ${counts.received} received, ${stats.retried} requests retried`);
-    for (const [name, value] of Object.entries(counts.mustBeZero)) console.log(`  ${name}: ${value}`);
-    console.log(violations.length === 0 ? 'test:cluster PASSED' : `test:cluster FAILED: ${violations.map(([name]) => name).join(', ')}`);
-    process.exitCode = violations.length === 0 ? 0 : 1;
   } finally {
     await cleanUp();
   }
+
+  // Last, after the processes' own shutdown output.
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const violations = Object.entries(counts.mustBeZero).filter(([, value]) => value !== 0);
+  console.log('');
+  console.log(`test:cluster — 2 APIs (+1 replacement), 2 workers (+1 replacement), Temporal server on PostgreSQL, ${seconds} s`);
+  console.log(`  traffic: ${stats.cycles} invoices paid, ${stats.refunds} refunds, ${counts.renewals} subscription renewals, ${counts.events} events committed, ${counts.received} received, ${stats.retried} requests retried`);
+  for (const [name, value] of Object.entries(counts.mustBeZero)) console.log(`  ${name}: ${value}`);
+  console.log(violations.length === 0 ? 'test:cluster PASSED' : `test:cluster FAILED: ${violations.map(([name]) => name).join(', ')}`);
+  process.exitCode = violations.length === 0 ? 0 : 1;
 }
 
 interface Counts {
