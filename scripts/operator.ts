@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
+import { Connection } from '@temporalio/client';
 import { PERMISSIONS } from '../domain/permissions';
 import { createDatabase } from '../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
 import { setAntifraudEnabled } from './operator/antifraud';
+import { temporalSettings } from '../services/temporal/connection-settings';
+import { setUpTemporal } from './operator/temporal-setup';
 import { assignLegalEntity, createLegalEntity, listLegalEntities } from './operator/legal-entities';
 import { issueV1Secret, operatorSecretsKey, revokeV1Secret } from './operator/v1-secrets';
 
@@ -16,13 +19,14 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- revoke-v1-secret --account acct_…
   npm run operator -- create-legal-entity --account acct_… --name "Acme GmbH" --country DEU
   npm run operator -- assign-legal-entity --channel chn_… --legal-entity le_…|none
-  npm run operator -- list-legal-entities --account acct_…`;
+  npm run operator -- list-legal-entities --account acct_…
+  npm run operator -- temporal-setup [--retention-days 7]   (Temporal's settings, docs/configuration.md: creates the namespace when missing and registers the platform's search attributes; safe to repeat)`;
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' } },
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' } },
   });
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
@@ -31,6 +35,18 @@ async function main(): Promise<void> {
   };
   if (command === 'permissions') {
     console.log(PERMISSIONS.join('\n'));
+    return;
+  }
+  if (command === 'temporal-setup') {
+    const { connectionOptions, namespace } = temporalSettings();
+    const connection = await Connection.connect(connectionOptions);
+    try {
+      const retentionDays = values['retention-days'] === undefined ? undefined : Number(values['retention-days']);
+      if (retentionDays !== undefined && !(Number.isInteger(retentionDays) && retentionDays > 0)) throw new Error(`--retention-days is a whole number of days.\n${USAGE}`);
+      console.log(JSON.stringify(await setUpTemporal(connection, namespace, { retentionDays })));
+    } finally {
+      await connection.close();
+    }
     return;
   }
   const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres:postgres@127.0.0.1:5433/billing';

@@ -12,5 +12,7 @@ echo "[test] Temporal CLI for the platform tests"
 node --import tsx scripts/temporal/ensure-cli.ts
 echo "[test] S3 gateway for the file storage tests"
 node --import tsx scripts/s3/ensure-versitygw.ts
+echo "[test] Temporal server, SQL tool and Web UI for the PostgreSQL-backed cluster"
+node --import tsx scripts/temporal/ensure-cluster-server.ts
 echo "[test] jest"
 npx jest "$@"

@@ -44,7 +44,7 @@ export async function startBareRoute(databaseUrl: string, poolSize: number): Pro
     await stop();
     throw error;
   }
-  return { port, stop };
+  return { port, child, stop };
 }
 
 if (process.argv[2] === '--serve') {

@@ -29,6 +29,8 @@ export const API_POOL_SIZE = 20;
 
 export interface ApiUnderTest {
   port: number;
+  /** The process itself, for a test that kills it the hard way. */
+  child: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -58,7 +60,8 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
     },
   });
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    // A process killed by a signal has no exit code, and its 'exit' has already fired.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGTERM');
     await exited;
@@ -69,5 +72,5 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
     await stop();
     throw error;
   }
-  return { port, stop };
+  return { port, child, stop };
 }

@@ -37,3 +37,25 @@ export async function freePort(): Promise<number> {
   }
   return port;
 }
+
+/**
+ * A TCP port below 32768 that nothing listens on. The Temporal server stores its membership ports
+ * in a `smallint` column, while every port `bind(0)` hands out is in Linux's ephemeral range
+ * (32768 and up); ports below it are never handed out by the kernel, so only another process
+ * choosing the same number by hand could take one before the server binds it.
+ */
+export async function freeLowPort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error('no free TCP port between 20000 and 32000');
+}

@@ -4,7 +4,8 @@ import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-export const TOOLS_BIN = path.join(PROJECT_ROOT, '.tools', 'bin');
+export const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
+export const TOOLS_BIN = path.join(TOOLS_DIR, 'bin');
 
 export interface GoTool {
   /** The binary `go install` writes (the last element of the package path). */
@@ -13,6 +14,12 @@ export interface GoTool {
   packages: string[];
   /** Prefix of progress lines. */
   label: string;
+  /**
+   * Where `go install` writes it, default `.tools/bin`. A tool whose binary has a generic name
+   * (the Temporal server's `cmd/server` and `cmd/tools/sql` install as `server` and `sql`) gets a
+   * directory of its own so that it can clash with no other tool.
+   */
+  binDir?: string;
 }
 
 const pending = new Map<string, Promise<string>>();
@@ -23,13 +30,14 @@ const pending = new Map<string, Promise<string>>();
  * `.tools/bin`, from the Go module proxy and the warm module and build caches.
  */
 export function ensureGoTool(tool: GoTool): Promise<string> {
-  let build = pending.get(tool.binary);
+  const key = path.join(tool.binDir ?? TOOLS_BIN, tool.binary);
+  let build = pending.get(key);
   if (!build) {
     build = locateOrInstall(tool).catch((error: unknown) => {
-      pending.delete(tool.binary);
+      pending.delete(key);
       throw error;
     });
-    pending.set(tool.binary, build);
+    pending.set(key, build);
   }
   return build;
 }
@@ -44,13 +52,14 @@ export async function isExecutable(file: string): Promise<boolean> {
 }
 
 async function locateOrInstall(tool: GoTool): Promise<string> {
-  const target = path.join(TOOLS_BIN, tool.binary);
+  const binDir = tool.binDir ?? TOOLS_BIN;
+  const target = path.join(binDir, tool.binary);
   if (await isExecutable(target)) return target;
   const log = (message: string) => process.stderr.write(`[${tool.label}] ${message}\n`);
-  log(`building ${tool.packages.join(' ')} into ${TOOLS_BIN} (the first build takes minutes)`);
-  await mkdir(TOOLS_BIN, { recursive: true });
+  log(`building ${tool.packages.join(' ')} into ${binDir} (the first build takes minutes)`);
+  await mkdir(binDir, { recursive: true });
   const started = Date.now();
-  const child = spawn('go', ['install', ...tool.packages], { env: { ...process.env, GOBIN: TOOLS_BIN }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn('go', ['install', ...tool.packages], { env: { ...process.env, GOBIN: binDir }, stdio: ['ignore', 'inherit', 'inherit'] });
   // go prints nothing while compiling, which looks like a hang without a heartbeat.
   const heartbeat = setInterval(() => log(`still building (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
   try {

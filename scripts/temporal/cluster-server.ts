@@ -1,0 +1,320 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+import { ensureDatabase } from '../postgres/embedded';
+import { freeLowPort, freePort } from '../net/free-port';
+import { setUpTemporal } from '../operator/temporal-setup';
+import { ensureGoTool, TOOLS_DIR } from '../tools/go-tool';
+
+// The server release the CLI v1.5.1 embeds; its go.mod has no `replace` directive.
+const SERVER_VERSION = 'v1.29.1';
+// The UI the CLI v1.5.1 embeds (its go.mod requires github.com/temporalio/ui-server/v2 v2.42.1).
+const UI_VERSION = 'v2.42.1';
+const IP = '127.0.0.1';
+const READY_TIMEOUT_MS = 120_000;
+const STOP_GRACE_MS = 15_000;
+
+// `go install` names binaries after their package's last element: `server` and `sql` for the
+// Temporal server, `server` again for the UI, hence a directory per module.
+const serverTool = (binary: string, pkg: string) => ({
+  binary,
+  packages: [`go.temporal.io/server/${pkg}@${SERVER_VERSION}`],
+  label: 'temporal-server',
+  binDir: path.join(TOOLS_DIR, 'temporal-server', 'bin'),
+});
+export const ensureTemporalServerBinary = () => ensureGoTool(serverTool('server', 'cmd/server'));
+export const ensureTemporalSqlTool = () => ensureGoTool(serverTool('sql', 'cmd/tools/sql'));
+export const ensureTemporalUi = () =>
+  ensureGoTool({
+    binary: 'server',
+    packages: [`github.com/temporalio/ui-server/v2/cmd/server@${UI_VERSION}`],
+    label: 'temporal-ui',
+    binDir: path.join(TOOLS_DIR, 'temporal-ui', 'bin'),
+  });
+
+export interface PostgresTarget {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** Superuser URL used to create the two databases. */
+  adminUrl: string;
+}
+
+export interface ClusterServerOptions {
+  postgres: PostgresTarget;
+  /** Holds the rendered configuration and the logs. */
+  dataDir: string;
+  namespace?: string;
+  /** Start the Web UI beside the server (default true). */
+  ui?: boolean;
+  /** Database names, default `temporal` and `temporal_visibility`. */
+  databases?: { persistence: string; visibility: string };
+}
+
+export interface ClusterServer {
+  /** gRPC frontend, `host:port`. */
+  address: string;
+  namespace: string;
+  uiUrl?: string;
+  /** Graceful stop of the UI and the server; resolves once both have exited. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_DATABASES = { persistence: 'temporal', visibility: 'temporal_visibility' };
+
+/**
+ * The full Temporal server (not the dev server) with persistence and visibility on PostgreSQL:
+ * creates its two databases (`temporal`, `temporal_visibility`) when missing, applies the server's
+ * own schema with its SQL tool, renders a one-cluster configuration on free ports, starts the
+ * server and, unless `ui` is false, the Web UI, and resolves once the frontend serves the
+ * namespace (registered with the custom search attributes by scripts/operator/temporal-setup.ts).
+ */
+export async function startClusterServer(opts: ClusterServerOptions): Promise<ClusterServer> {
+  const namespace = opts.namespace ?? 'default';
+  const [server, sqlTool] = await Promise.all([ensureTemporalServerBinary(), ensureTemporalSqlTool()]);
+  await mkdir(opts.dataDir, { recursive: true });
+  const databases = opts.databases ?? DEFAULT_DATABASES;
+  await applySchema(sqlTool, opts.postgres, databases);
+
+  const ports = { frontend: await freePort(), frontendHttp: await freePort(), history: await freePort(), matching: await freePort(), worker: await freePort() };
+  const membership = { frontend: await freeLowPort(), history: await freeLowPort(), matching: await freeLowPort(), worker: await freeLowPort() };
+  const configDir = path.join(opts.dataDir, 'config');
+  await mkdir(configDir, { recursive: true });
+  await writeFile(path.join(configDir, 'cluster.yaml'), renderServerConfig(opts.postgres, databases, ports, membership, path.join(configDir, 'dynamicconfig.yaml')));
+  await writeFile(path.join(configDir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
+
+  const address = `${IP}:${ports.frontend}`;
+  const serverProcess = await spawnLogged(server, ['--root', opts.dataDir, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'], path.join(opts.dataDir, 'server.log'));
+  let ui: Logged | undefined;
+  let uiUrl: string | undefined;
+  const stop = async () => {
+    await ui?.stop();
+    await serverProcess.stop();
+  };
+  try {
+    await waitForFrontend(address, serverProcess);
+    const connection = await Connection.connect({ address });
+    try {
+      await setUpTemporal(connection, namespace);
+    } finally {
+      await connection.close();
+    }
+    if (opts.ui !== false) {
+      const uiPort = await freePort();
+      const uiDir = path.join(opts.dataDir, 'ui');
+      await mkdir(path.join(uiDir, 'config'), { recursive: true });
+      await writeFile(
+        path.join(uiDir, 'config', 'cluster.yaml'),
+        `temporalGrpcAddress: ${address}\nhost: ${IP}\nport: ${uiPort}\nenableUi: true\ndefaultNamespace: ${namespace}\nnotifyOnNewVersion: false\ncors:\n  allowOrigins: []\n`,
+      );
+      ui = await spawnLogged(await ensureTemporalUi(), ['--root', uiDir, '--config', 'config', '--env', 'cluster', 'start'], path.join(uiDir, 'ui.log'));
+      uiUrl = `http://${IP}:${uiPort}`;
+      await waitForHttp(uiUrl, ui);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { address, namespace, uiUrl, stop };
+}
+
+const exec = promisify(execFile);
+
+/** `go env GOMODCACHE`: where `go install` left the server module, schema files included. */
+async function goModCache(): Promise<string> {
+  const { stdout } = await exec('go', ['env', 'GOMODCACHE']);
+  return stdout.trim();
+}
+
+/**
+ * The server's schema, by its own tool: `setup-schema -v 0.0` creates the version table on an
+ * empty database, `update-schema` applies every versioned step after the recorded version, so a
+ * second start (or a newer server) only applies what is missing.
+ */
+async function applySchema(sqlTool: string, pg: PostgresTarget, databases: { persistence: string; visibility: string }): Promise<void> {
+  const schemaRoot = path.join(await goModCache(), `go.temporal.io/server@${SERVER_VERSION}`, 'schema', 'postgresql', 'v12');
+  for (const [database, dir] of [
+    [databases.persistence, 'temporal'],
+    [databases.visibility, 'visibility'],
+  ] as const) {
+    await ensureDatabase(pg.adminUrl, database);
+    const common = ['--plugin', 'postgres12', '--ep', pg.host, '--port', String(pg.port), '--user', pg.user, '--password', pg.password, '--db', database];
+    if (!(await hasSchemaVersion(pg, database))) await exec(sqlTool, [...common, 'setup-schema', '-v', '0.0']);
+    await exec(sqlTool, [...common, 'update-schema', '-d', path.join(schemaRoot, dir, 'versioned')]);
+  }
+}
+
+async function hasSchemaVersion(pg: PostgresTarget, database: string): Promise<boolean> {
+  const { Client } = await import('pg');
+  const client = new Client({ host: pg.host, port: pg.port, user: pg.user, password: pg.password, database });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('public.schema_version') IS NOT NULL AS present");
+    return rows[0]!.present;
+  } finally {
+    await client.end();
+  }
+}
+
+// Updates and Update-with-Start are what the platform's subscription and rotation workflows use.
+const DYNAMIC_CONFIG = `frontend.enableUpdateWorkflowExecution:
+  - value: true
+frontend.enableExecuteMultiOperation:
+  - value: true
+frontend.enableServerVersionCheck:
+  - value: false
+system.forceSearchAttributesCacheRefreshOnRead:
+  - value: true
+`;
+
+function renderServerConfig(
+  pg: PostgresTarget,
+  databases: { persistence: string; visibility: string },
+  ports: { frontend: number; frontendHttp: number; history: number; matching: number; worker: number },
+  membership: { frontend: number; history: number; matching: number; worker: number },
+  dynamicConfigPath: string,
+): string {
+  const store = (database: string, maxConns: number) => `      sql:
+        pluginName: "postgres12"
+        databaseName: "${database}"
+        connectAddr: "${pg.host}:${pg.port}"
+        connectProtocol: "tcp"
+        user: "${pg.user}"
+        password: "${pg.password}"
+        maxConns: ${maxConns}
+        maxIdleConns: ${maxConns}
+        maxConnLifetime: "1h"`;
+  const service = (grpcPort: number, membershipPort: number, extra = '') => `    rpc:
+      grpcPort: ${grpcPort}
+      membershipPort: ${membershipPort}
+      bindOnIP: "${IP}"${extra}`;
+  return `log:
+  stdout: true
+  level: warn
+
+persistence:
+  defaultStore: postgres-default
+  visibilityStore: postgres-visibility
+  numHistoryShards: 4
+  datastores:
+    postgres-default:
+${store(databases.persistence, 20)}
+    postgres-visibility:
+${store(databases.visibility, 10)}
+
+global:
+  membership:
+    maxJoinDuration: 30s
+    broadcastAddress: "${IP}"
+
+services:
+  frontend:
+${service(ports.frontend, membership.frontend, `\n      httpPort: ${ports.frontendHttp}`)}
+  matching:
+${service(ports.matching, membership.matching)}
+  history:
+${service(ports.history, membership.history)}
+  worker:
+${service(ports.worker, membership.worker)}
+
+clusterMetadata:
+  enableGlobalNamespace: false
+  failoverVersionIncrement: 10
+  masterClusterName: "active"
+  currentClusterName: "active"
+  clusterInformation:
+    active:
+      enabled: true
+      initialFailoverVersion: 1
+      rpcName: "frontend"
+      rpcAddress: "${IP}:${ports.frontend}"
+      httpAddress: "${IP}:${ports.frontendHttp}"
+
+dcRedirectionPolicy:
+  policy: "noop"
+
+dynamicConfigClient:
+  filepath: "${dynamicConfigPath}"
+  pollInterval: "10s"
+`;
+}
+
+interface Logged {
+  child: ChildProcess;
+  logPath: string;
+  exited: Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function spawnLogged(command: string, args: string[], logPath: string): Promise<Logged> {
+  const logFile = await open(logPath, 'a');
+  const child = spawn(command, args, { stdio: ['ignore', logFile.fd, logFile.fd] });
+  await logFile.close();
+  const exited = new Promise<void>((done) => {
+    child.once('error', () => done());
+    child.once('exit', () => done());
+  });
+  // If this process exits without calling stop(), the server must not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.removeListener('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      child.kill('SIGTERM');
+      const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(force);
+    })());
+  return { child, logPath, exited, stop };
+}
+
+async function waitForFrontend(address: string, server: Logged): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    await failIfExited(server, 'temporal server');
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+    }
+    await delay(500);
+  }
+  throw new Error(`temporal server on ${address} not ready after ${READY_TIMEOUT_MS / 1000} s: ${String(lastError)}\n${await tail(server.logPath)}`);
+}
+
+async function waitForHttp(url: string, process: Logged): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    await failIfExited(process, 'temporal ui');
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await delay(250);
+  }
+  throw new Error(`temporal ui on ${url} not ready after ${READY_TIMEOUT_MS / 1000} s\n${await tail(process.logPath)}`);
+}
+
+async function failIfExited(logged: Logged, name: string): Promise<void> {
+  if (logged.child.exitCode === null && logged.child.signalCode === null) return;
+  throw new Error(`${name} exited while starting (${logged.child.signalCode ?? `exit code ${logged.child.exitCode}`}):\n${await tail(logged.logPath)}`);
+}
+
+async function tail(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trimEnd().split('\n').slice(-40).join('\n');
+}

@@ -1,0 +1,429 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { EVENT_NAMES, EVENT_TYPES } from '../domain/event-catalogue';
+import { createDatabase } from '../prisma/client';
+import { startReceiver, type TestReceiver } from '../test/webhooks/receiver';
+import { startApiUnderTest, type ApiUnderTest } from './bench/processes';
+import { applyPendingMigrations } from './db/migrations';
+import { freePort } from './net/free-port';
+import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
+import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from './postgres/embedded';
+import { startClusterServer, type ClusterServer } from './temporal/cluster-server';
+
+/**
+ * `npm run test:cluster`: the production topology on one machine — PostgreSQL, the Temporal
+ * server on PostgreSQL, two API and two worker processes — under real traffic through both APIs
+ * while it is hurt: a worker killed with SIGKILL while subscriptions renew and webhooks go out
+ * (a replacement started), an API process killed with SIGKILL while a payment is in flight (a
+ * replacement started, the client retrying on the other with the same Idempotency-Key), and
+ * PostgreSQL restarted. Afterwards it counts, from the database, Temporal and the receiver, what
+ * must be zero, prints the counts last and exits 1 on any violation.
+ */
+const ROOT = resolve(__dirname, '..');
+const NAMESPACE = 'billing-cluster';
+const LOOPS = Number(process.env.CLUSTER_LOOPS ?? 3);
+/** Subscriptions renew every minute, so the run sees each renew once or twice. */
+const SUBSCRIPTIONS = Number(process.env.CLUSTER_SUBSCRIPTIONS ?? 4);
+const TRAFFIC_MS = Number(process.env.CLUSTER_TRAFFIC_MS ?? 100_000);
+const SETTLE_TIMEOUT_MS = 180_000;
+const REQUEST_DEADLINE_MS = 90_000;
+
+const log = (message: string) => console.log(`[cluster ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+interface WorkerProcess {
+  name: string;
+  child: ChildProcess;
+  healthPort: number;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const dir = await mkdtemp(join(tmpdir(), 'test-cluster-'));
+  const pgPort = await freePort();
+  const pgOptions = { dataDir: join(dir, 'pg'), port: pgPort, persistent: true };
+  let postgres: EmbeddedPostgresHandle | undefined;
+  let temporal: ClusterServer | undefined;
+  let receiver: TestReceiver | undefined;
+  const apis: ApiUnderTest[] = [];
+  const workers: WorkerProcess[] = [];
+  const cleanUp = async () => {
+    await Promise.all(apis.map((api) => stopProcess(api.child)));
+    await Promise.all(workers.map((worker) => stopProcess(worker.child)));
+    await receiver?.close();
+    await temporal?.stop();
+    await postgres?.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  const stats = { cycles: 0, refunds: 0, retried: 0 };
+  let counts: Counts;
+
+  try {
+    postgres = await startEmbeddedPostgres(pgOptions);
+    await ensureDatabase(postgres.adminUrl, 'billing');
+    const databaseUrl = postgres.urlFor('billing');
+    await applyPendingMigrations(databaseUrl);
+    temporal = await startClusterServer({
+      postgres: { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'postgres', adminUrl: postgres.adminUrl },
+      dataDir: join(dir, 'temporal'),
+      namespace: NAMESPACE,
+    });
+    log(`PostgreSQL on ${pgPort}; Temporal server on PostgreSQL at ${temporal.address}, Web UI ${temporal.uiUrl}`);
+
+    const db = createDatabase(databaseUrl, 4);
+    const account = await createAccount(db, 'cluster');
+    await createChannel(db, account.id, 'cluster');
+    const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'cluster' });
+
+    const shared = {
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: '10',
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: NAMESPACE,
+      SECRETS_KEY: randomBytes(32).toString('hex'),
+      URL_SIGNING_KEY: randomBytes(32).toString('hex'),
+      STORAGE_DIR: join(dir, 'files'),
+      // The receiver is on 127.0.0.1.
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    };
+    const startApi = () =>
+      startApiUnderTest(ROOT, databaseUrl, { ...shared, RATE_LIMIT_STORE: 'postgres', RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 10_000, burst: 10_000 } }) });
+    let workerCount = 0;
+    const startWorker = async (): Promise<WorkerProcess> => {
+      const healthPort = await freePort();
+      const name = `worker-${++workerCount}`;
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, ...shared, WORKER_HEALTH_PORT: String(healthPort), WORKER_SHUTDOWN_GRACE_MS: '2000' },
+      });
+      return { name, child, healthPort };
+    };
+    const [apiA, apiB, workerA, workerB] = await Promise.all([startApi(), startApi(), startWorker(), startWorker()]);
+    apis.push(apiA!, apiB!);
+    workers.push(workerA!, workerB!);
+    await Promise.all([...apis.map((api) => waitReady(`http://127.0.0.1:${api.port}/health/ready`, api.child)), ...workers.map((w) => waitReady(`http://127.0.0.1:${w.healthPort}/health/ready`, w.child))]);
+    log(`ready: APIs on ${apis.map((a) => a.port).join(', ')}, workers ${workers.map((w) => w.name).join(', ')} (${Math.round((Date.now() - started) / 1000)} s)`);
+
+    const http = new ApiClient(secret, () => apis.filter((api) => api.child.exitCode === null && api.child.signalCode === null).map((api) => api.port));
+    receiver = await startReceiver();
+    const endpoint = await http.ok('webhooks/create', { url: receiver.url, event_types: EVENT_NAMES.map((name) => EVENT_TYPES[name]) });
+    receiver.setSecrets([endpoint.secret]);
+    await http.ok('webhooks/patch', { id: endpoint.id, status: 'ACTIVE' });
+
+    // Subscriptions first, so that their renewals fall inside the run, and the worker kill on them.
+    const product = await http.ok('products/create', { name: 'Minutely plan' });
+    const price = await http.ok('product-prices/create', { product_id: product.id, currency: 'EUR', amount: 990, billing_type: 'RECURRING', billing_period_config: { value: 1, unit: 'MINUTE' } });
+    const subscriptionsAt = Date.now();
+    for (let n = 0; n < SUBSCRIPTIONS; n++) {
+      const payer = await http.payer(`sub${n}`);
+      await http.ok('subscriptions/create', { customer_id: payer.customerId, line_items: [{ product_price_id: price.id, quantity: 1 }] });
+    }
+    log(`${SUBSCRIPTIONS} subscriptions renewing every minute`);
+
+    let stop = false;
+    http.onRetry = () => stats.retried++;
+    const loops = Array.from({ length: LOOPS }, (_, n) =>
+      (async () => {
+        const payer = await http.payer(`loop${n}`);
+        for (let cycle = 0; !stop; cycle++) {
+          const invoice = await http.ok('invoices/create', { customer_id: payer.customerId, currency: 'EUR', line_items: [{ amount: 1_500 + n, description: 'Cluster', quantity: 2 }] });
+          await http.ok('invoices/finalize', { id: invoice.id });
+          await http.ok('invoices/pay', { id: invoice.id, payment_instrument_id: payer.instrumentId });
+          if (cycle % 3 === 0) {
+            await http.ok('invoices/refund', { id: invoice.id, amount: 500 });
+            stats.refunds++;
+          }
+          stats.cycles++;
+        }
+      })(),
+    );
+
+    const faults = (async () => {
+      await delay(15_000);
+      const victimApi = apis[0]!;
+      // Killed while a pay it received is in flight: the client sees the connection drop and
+      // retries on the other API with the same Idempotency-Key.
+      await http.inFlightOn(victimApi.port, 'invoices/pay');
+      victimApi.child.kill('SIGKILL');
+      log(`kill -9 API on ${victimApi.port} mid-pay`);
+      const replacementApi = await startApi();
+      apis.push(replacementApi);
+      await waitReady(`http://127.0.0.1:${replacementApi.port}/health/ready`, replacementApi.child);
+      log(`replacement API on ${replacementApi.port} ready`);
+
+      await delay(5_000);
+      log('restarting PostgreSQL');
+      await postgres!.stop();
+      postgres = await startEmbeddedPostgres(pgOptions);
+      log('PostgreSQL back');
+
+      // Renewals fall due a minute after creation; kill a worker just as they run.
+      await delay(Math.max(0, subscriptionsAt + 61_000 - Date.now()));
+      const victimWorker = workers[0]!;
+      victimWorker.child.kill('SIGKILL');
+      log(`kill -9 ${victimWorker.name} mid-renewal and mid-delivery`);
+      const replacementWorker = await startWorker();
+      workers.push(replacementWorker);
+      await waitReady(`http://127.0.0.1:${replacementWorker.healthPort}/health/ready`, replacementWorker.child);
+      log(`replacement ${replacementWorker.name} ready`);
+    })();
+
+    await delay(TRAFFIC_MS);
+    await faults;
+    // Traffic goes on until every subscription has renewed at least once (the count says if one never did).
+    const renewalDeadline = Date.now() + 90_000;
+    while ((await subscriptionsNotRenewed(db, account.id)) > 0 && Date.now() < renewalDeadline) await delay(1_000);
+    stop = true;
+    await Promise.all(loops);
+    log(`traffic done: ${stats.cycles} invoices paid, ${stats.refunds} refunds, ${stats.retried} requests retried`);
+
+    const report = await http.ok('reports/create', { report_type: 'INVOICES', date_from: new Date(started - 3_600_000).toISOString(), date_to: new Date(Date.now() + 3_600_000).toISOString() });
+    const reportRows = await http.download(report.id, db);
+    log(`report downloaded: ${reportRows} lines`);
+
+    // Settle: cancel the subscriptions so nothing new is committed, then wait for the outbox to drain.
+    for (const subscription of await db.subscription.findMany({ where: { accountId: account.id } })) {
+      await http.ok('subscriptions/cancel', { id: subscription.id }).catch((error: unknown) => log(`cancel ${subscription.id}: ${String(error)}`));
+    }
+    counts = await settleAndCount({ db, receiver, temporal, accountId: account.id, endpointCreatedAt: new Date(endpoint.created_at) });
+    await db.$disconnect();
+  } finally {
+    await cleanUp();
+  }
+
+  // Last, after the processes' own shutdown output.
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const violations = Object.entries(counts.mustBeZero).filter(([, value]) => value !== 0);
+  console.log('');
+  console.log(`test:cluster — 2 APIs (+1 replacement), 2 workers (+1 replacement), Temporal server on PostgreSQL, ${seconds} s`);
+  console.log(`  traffic: ${stats.cycles} invoices paid, ${stats.refunds} refunds, ${counts.renewals} subscription renewals, ${counts.events} events committed, ${counts.received} received, ${stats.retried} requests retried`);
+  for (const [name, value] of Object.entries(counts.mustBeZero)) console.log(`  ${name}: ${value}`);
+  console.log(violations.length === 0 ? 'test:cluster PASSED' : `test:cluster FAILED: ${violations.map(([name]) => name).join(', ')}`);
+  process.exitCode = violations.length === 0 ? 0 : 1;
+}
+
+interface Counts {
+  events: number;
+  received: number;
+  renewals: number;
+  mustBeZero: Record<string, number>;
+}
+
+async function settleAndCount(args: {
+  db: ReturnType<typeof createDatabase>;
+  receiver: TestReceiver;
+  temporal: ClusterServer;
+  accountId: string;
+  endpointCreatedAt: Date;
+}): Promise<Counts> {
+  const { db, receiver, temporal, accountId, endpointCreatedAt } = args;
+  const received = () => new Set(receiver.processed.map((event) => event.event_id));
+  const committed = async () => (await db.outboxEvent.findMany({ where: { accountId, createdAt: { gte: endpointCreatedAt } }, select: { id: true } })).map((e) => e.id);
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  let reported = 0;
+  for (;;) {
+    const seen = received();
+    const missing = (await committed()).filter((id) => !seen.has(id));
+    if (missing.length === 0 || Date.now() > deadline) break;
+    if (Date.now() - reported > 15_000) {
+      log(`settling: ${missing.length} committed events not yet received`);
+      reported = Date.now();
+    }
+    await delay(1_000);
+  }
+  // Whatever was still running (a collection's last activity, a delivery's retry) finishes.
+  await delay(10_000);
+
+  const events = await committed();
+  const seen = received();
+  const [undispatched] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM outbox_events WHERE account_id = ${accountId} AND dispatched_at IS NULL`;
+  // A fact recorded twice: one-shot events of the same object.
+  const [doubledEvents] = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM (
+      SELECT event_type, data -> (SELECT min(k) FROM jsonb_object_keys(data) k) ->> 'id' AS object_id
+      FROM outbox_events WHERE account_id = ${accountId}
+        AND event_type IN ('CUSTOMER_CREATED', 'INVOICE_CREATED', 'INVOICE_FINALIZED', 'INVOICE_PAID', 'SUBSCRIPTION_CREATED', 'PAYMENT_INSTRUMENT_CREATED')
+      GROUP BY 1, 2 HAVING count(*) > 1) doubled`;
+  const [doubledCharges] = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM (SELECT invoice_id FROM payments WHERE account_id = ${accountId} AND status = 'SUCCEEDED' AND invoice_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1) d`;
+  const [inconsistent] = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM invoices i
+    LEFT JOIN LATERAL (SELECT coalesce(sum(amount), 0) AS paid FROM payments p WHERE p.invoice_id = i.id AND p.status = 'SUCCEEDED') p ON true
+    LEFT JOIN LATERAL (SELECT coalesce(sum(amount), 0) AS refunded FROM refunds r WHERE r.invoice_id = i.id AND r.status = 'SUCCEEDED') r ON true
+    WHERE i.account_id = ${accountId}
+      AND (i.amount_paid <> p.paid OR i.amount_refunded <> r.refunded OR i.amount_paid > i.total_amount
+           OR (i.status = 'PAID' AND i.amount_paid <> i.total_amount))`;
+  const [renewals] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM outbox_events WHERE account_id = ${accountId} AND event_type = 'SUBSCRIPTION_RENEWED'`;
+  const notRenewed = await subscriptionsNotRenewed(db, accountId);
+
+  const workflows = await workflowHealth(temporal);
+  return {
+    events: events.length,
+    received: events.filter((id) => seen.has(id)).length,
+    renewals: Number(renewals!.n),
+    mustBeZero: {
+      'charges doubled (invoices with more than one successful payment)': Number(doubledCharges!.n),
+      'outbox events doubled (one-shot event twice for one object)': Number(doubledEvents!.n),
+      'outbox events not dispatched': Number(undispatched!.n),
+      'committed events not delivered to the receiver': events.filter((id) => !seen.has(id)).length,
+      'invoices inconsistent with their payments and refunds': Number(inconsistent!.n),
+      'subscriptions that never renewed': notRenewed,
+      'workflows failed, timed out or terminated': workflows.failed,
+      'workflows stuck (an activity or workflow task retrying)': workflows.stuck,
+    },
+  };
+}
+
+async function subscriptionsNotRenewed(db: ReturnType<typeof createDatabase>, accountId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM subscriptions s WHERE s.account_id = ${accountId} AND NOT EXISTS (
+      SELECT 1 FROM outbox_events e WHERE e.account_id = ${accountId} AND e.event_type = 'SUBSCRIPTION_RENEWED' AND e.data -> 'subscription' ->> 'id' = s.id)`;
+  return Number(row!.n);
+}
+
+/** Closed workflows that ended badly, and open ones going nowhere, read through the client. */
+async function workflowHealth(server: ClusterServer): Promise<{ failed: number; stuck: number }> {
+  const connection = await Connection.connect({ address: server.address });
+  try {
+    const client = new Client({ connection, namespace: server.namespace });
+    const { count: failed } = await client.workflow.count('ExecutionStatus="Failed" OR ExecutionStatus="TimedOut" OR ExecutionStatus="Terminated"');
+    let stuck = 0;
+    for await (const execution of client.workflow.list({ query: 'ExecutionStatus="Running"' })) {
+      const description = await client.workflow.getHandle(execution.workflowId, execution.runId).describe();
+      const raw = description.raw;
+      const retrying = (raw.pendingActivities ?? []).some((activity) => (activity.attempt ?? 1) >= 3);
+      const taskRetrying = (raw.pendingWorkflowTask?.attempt ?? 1) >= 3;
+      if (retrying || taskRetrying) {
+        stuck++;
+        log(`stuck: ${execution.workflowId} (${execution.type})`);
+      }
+    }
+    return { failed, stuck };
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * The merchant's HTTP client over every live API process in turn. Every write carries an
+ * Idempotency-Key, and a request that meets a dropped connection or a 5xx (an API killed, the
+ * database restarting) is sent again with the same key, to the next process, until it answers.
+ */
+class ApiClient {
+  private next = 0;
+  private inFlight = new Map<string, number>();
+  private waiters: Array<{ port: number; path: string; resolve: () => void }> = [];
+  onRetry: () => void = () => undefined;
+
+  constructor(
+    private readonly secret: string,
+    private readonly ports: () => number[],
+  ) {}
+
+  async ok(path: string, body: unknown): Promise<any> {
+    const key = randomUUID();
+    const deadline = Date.now() + REQUEST_DEADLINE_MS;
+    for (let attempt = 1; ; attempt++) {
+      const ports = this.ports();
+      const port = ports[this.next++ % ports.length]!;
+      let answer: { status: number; json: any } | undefined;
+      let failure: unknown;
+      this.enter(port, path);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/v2/${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${this.secret}`, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(body),
+        });
+        answer = { status: response.status, json: await response.json() };
+      } catch (error) {
+        failure = error;
+      } finally {
+        this.inFlight.set(`${port} ${path}`, (this.inFlight.get(`${port} ${path}`) ?? 1) - 1);
+      }
+      if (answer?.status === 200) return answer.json;
+      const retryable = !answer || answer.status >= 500 || answer.status === 409 || answer.status === 429;
+      if (!retryable || Date.now() > deadline) throw new Error(`${path}: ${answer ? `${answer.status} ${JSON.stringify(answer.json)}` : String(failure)} (attempt ${attempt})`);
+      this.onRetry();
+      await delay(Math.min(2_000, 100 * attempt));
+    }
+  }
+
+  /** Resolves once a request to `path` has been sent to the API on `port` and not yet answered. */
+  inFlightOn(port: number, path: string): Promise<void> {
+    return new Promise((resolve) => this.waiters.push({ port, path, resolve }));
+  }
+
+  private enter(port: number, path: string): void {
+    this.inFlight.set(`${port} ${path}`, (this.inFlight.get(`${port} ${path}`) ?? 0) + 1);
+    const ready = this.waiters.filter((w) => w.port === port && w.path === path);
+    this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    // The request has left once fetch has had a turn of the event loop to write it.
+    for (const waiter of ready) setTimeout(waiter.resolve, 5);
+  }
+
+  async payer(label: string): Promise<{ customerId: string; instrumentId: string }> {
+    const customer = await this.ok('customers/create', { type: 'INDIVIDUAL', email: `${label}@example.com` });
+    const instrument = await this.ok('payment-instruments/tokenize', { customer_id: customer.id, card: { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 5 } });
+    await this.ok('customers/patch', { id: customer.id, configuration: { default_payment_instrument_id: instrument.id } });
+    return { customerId: customer.id, instrumentId: instrument.id };
+  }
+
+  /** Waits until the report is written, then follows reports/download's 303 to the file; its line count. */
+  async download(reportId: string, db: ReturnType<typeof createDatabase>): Promise<number> {
+    const deadline = Date.now() + REQUEST_DEADLINE_MS;
+    while ((await db.report.findUnique({ where: { id: reportId } }))?.status !== 'SUCCEEDED') {
+      if (Date.now() > deadline) throw new Error(`report ${reportId} not written`);
+      await delay(250);
+    }
+    const port = this.ports()[0]!;
+    const redirect = await fetch(`http://127.0.0.1:${port}/v2/reports/download`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { authorization: `Bearer ${this.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: reportId }),
+    });
+    if (redirect.status !== 303) throw new Error(`reports/download: ${redirect.status}`);
+    const file = await fetch(redirect.headers.get('location')!);
+    if (!file.ok) throw new Error(`report file: ${file.status}`);
+    return (await file.text()).trimEnd().split('\n').length;
+  }
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the process behind ${url} exited early`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await delay(250);
+  }
+  throw new Error(`${url} not ready after 180 s`);
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(force);
+}
+
+main().then(
+  // A handle left open by a library must not keep CI waiting once the verdict is printed.
+  () => process.exit(process.exitCode ?? 0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
