@@ -9,6 +9,8 @@ import { EVENT_NAMES, EVENT_TYPES } from '../domain/event-catalogue';
 import { createDatabase } from '../prisma/client';
 import { startReceiver, type TestReceiver } from '../test/webhooks/receiver';
 import { startApiUnderTest, type ApiUnderTest } from './bench/processes';
+import { startS3Server, type S3Server } from './s3/versitygw';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { applyPendingMigrations } from './db/migrations';
 import { freePort } from './net/free-port';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
   let postgres: EmbeddedPostgresHandle | undefined;
   let temporal: ClusterServer | undefined;
   let receiver: TestReceiver | undefined;
+  let s3: S3Server | undefined;
   const apis: ApiUnderTest[] = [];
   const workers: WorkerProcess[] = [];
   const cleanUp = async () => {
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     await Promise.all(workers.map((worker) => stopProcess(worker.child)));
     await receiver?.close();
     await temporal?.stop();
+    await s3?.stop();
     await postgres?.stop();
     await rm(dir, { recursive: true, force: true });
   };
@@ -75,6 +79,13 @@ async function main(): Promise<void> {
     });
     log(`PostgreSQL on ${pgPort}; Temporal server on PostgreSQL at ${temporal.address}, Web UI ${temporal.uiUrl}`);
 
+    // Reports are written by one worker and served by either API: shared S3 storage, not a directory.
+    s3 = await startS3Server(join(dir, 's3'));
+    const files = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    await files.send(new CreateBucketCommand({ Bucket: 'cluster-files' }));
+    files.destroy();
+    log(`S3 (versitygw) at ${s3.endpoint}`);
+
     const db = createDatabase(databaseUrl, 4);
     const account = await createAccount(db, 'cluster');
     await createChannel(db, account.id, 'cluster');
@@ -87,7 +98,12 @@ async function main(): Promise<void> {
       TEMPORAL_NAMESPACE: NAMESPACE,
       SECRETS_KEY: randomBytes(32).toString('hex'),
       URL_SIGNING_KEY: randomBytes(32).toString('hex'),
-      STORAGE_DIR: join(dir, 'files'),
+      FILE_STORAGE: 's3',
+      S3_BUCKET: 'cluster-files',
+      S3_ENDPOINT: s3.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
       // The receiver is on 127.0.0.1.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
     };
