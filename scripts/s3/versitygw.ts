@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ensureGoTool } from '../tools/go-tool';
 import { freePort } from '../net/free-port';
+import { isListening } from '../net/is-listening';
 
 // An S3 gateway over a local directory, built from source (its go.mod has no `replace` directive).
 const VERSITYGW = { binary: 'versitygw', packages: ['github.com/versity/versitygw/cmd/versitygw@v1.8.0'], label: 'versitygw' };
@@ -35,7 +35,7 @@ export async function startS3Server(dataDir: string): Promise<S3Server> {
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await listening(port))) {
+  while (!(await isListening(port))) {
     if (child.exitCode !== null) throw new Error(`versitygw exited at start (${child.exitCode}): ${stderr}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -54,13 +54,3 @@ export async function startS3Server(dataDir: string): Promise<S3Server> {
   };
 }
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, open, readFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { ensureGoTool, isExecutable } from '../tools/go-tool';
+import { isListening } from '../net/is-listening';
 
 // The newest CLI release whose go.mod has no `replace` directive, so `go install` still works.
 const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -223,16 +223,6 @@ function describeExit(exit: ExitResult): string {
   return exit.error?.message ?? exit.signal ?? `exit code ${exit.code}`;
 }
 
-function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: IP, port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 async function tail(file: string): Promise<string> {
   return lastLines(await readFile(file, 'utf8').catch(() => ''));

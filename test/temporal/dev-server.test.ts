@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -8,6 +7,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { startTemporalDevServer, type DevServer } from '../../scripts/temporal/cli';
 import { greeter } from './fixtures/greeter.workflow';
 import { freePort } from '../../scripts/net/free-port';
+import { isListening } from '../../scripts/net/is-listening';
 
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -25,16 +25,6 @@ async function withClient<T>(server: DevServer, fn: (client: Client) => Promise<
   }
 }
 
-function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe('temporal dev server', () => {
   let dataDir: string;
