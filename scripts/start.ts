@@ -9,7 +9,7 @@ import { ensureSecretsKey, secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from '../api/http/server';
 import { createDatabase } from '../prisma/client';
 import { temporalConfigured, temporalSettings } from '../services/temporal/connection-settings';
-import { createWorker } from '../worker/create-worker';
+import { createWorker, drainWorkerBackground } from '../worker/create-worker';
 import { ensureMaintenanceWorkflows } from '../worker/maintenance';
 import { applyPendingMigrations } from './db/migrations';
 import { bootstrapFirstAccount } from './operator/accounts';
@@ -95,6 +95,7 @@ async function main(): Promise<void> {
     stops.push(async () => {
       worker.shutdown();
       await workerRun;
+      await drainWorkerBackground(worker);
     });
 
     const clientConnection = await Connection.connect(connectionOptions);

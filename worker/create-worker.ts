@@ -44,7 +44,22 @@ export async function createWorker(deps: WorkerDependencies): Promise<Worker> {
       { db: deps.db, startRetry: (retry) => startDeliveryRetry(temporal, retry), clock: deps.clock, logger: Runtime.instance().logger, pollMs: outboxPollIntervalMs() },
       isStopping,
     );
-    runOutboxDispatcher(deps.db, isStopping, sender.wake);
+    const dispatcher = runOutboxDispatcher(deps.db, isStopping, sender.wake);
+    backgrounds.set(worker, async () => {
+      await Promise.all([sender.stop(), dispatcher.stopped]);
+    });
   }
   return worker;
+}
+
+const backgrounds = new WeakMap<Worker, () => Promise<void>>();
+
+/**
+ * Waits until the outbox dispatcher and the webhook sender beside `worker` have finished what
+ * they hold: the attempts in flight answered and recorded. Call it once `worker.run()` has
+ * resolved and before the database closes; otherwise those attempts stay leased and are sent
+ * again when their lease expires.
+ */
+export async function drainWorkerBackground(worker: Worker): Promise<void> {
+  await backgrounds.get(worker)?.();
 }

@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { secretsKey } from '../services/secrets/secrets-key';
 import { temporalSettings } from '../services/temporal/connection-settings';
 import { createDatabase } from '../prisma/client';
-import { createWorker } from './create-worker';
+import { createWorker, drainWorkerBackground } from './create-worker';
 import { startWorkerHealthServer } from './health-server';
 import { ensureMaintenanceWorkflows } from './maintenance';
 import { maxCachedWorkflowsFromEnv } from './workflow-cache';
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   const health = healthPort > 0 ? await startWorkerHealthServer(healthPort, { worker, db, temporal }) : undefined;
   // The SDK shuts the worker down gracefully on SIGINT and SIGTERM; run() resolves after it drains.
   await worker.run();
+  await drainWorkerBackground(worker);
   health?.close();
   await clientConnection.close();
   await connection.close();
