@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { freePort } from '../net/free-port';
-import { waitForHealth, type ApiUnderTest } from './processes';
+import { healthyProcess, type ApiUnderTest } from './processes';
 
 /**
  * The ceiling of an HTTP route on this machine: Fastify and one `pg` pool of the API's size
@@ -32,19 +32,7 @@ export async function startBareRoute(databaseUrl: string, poolSize: number): Pro
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize), PORT: String(port) },
   });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  try {
-    await waitForHealth(`http://127.0.0.1:${port}/health`, child);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { port, child, stop };
+  return healthyProcess(child, port);
 }
 
 if (process.argv[2] === '--serve') {

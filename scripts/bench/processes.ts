@@ -59,6 +59,11 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
       ...env,
     },
   });
+  return healthyProcess(child, port);
+}
+
+/** `child`, serving HTTP on `port`, once its /health answers; stopped (SIGTERM, awaited) if it never does. */
+export async function healthyProcess(child: ChildProcess, port: number): Promise<ApiUnderTest> {
   const stop = async () => {
     // A process killed by a signal has no exit code, and its 'exit' has already fired.
     if (child.exitCode !== null || child.signalCode !== null) return;
