@@ -14,5 +14,7 @@ echo "[test] S3 gateway for the file storage tests"
 node --import tsx scripts/s3/ensure-versitygw.ts
 echo "[test] Temporal server, SQL tool and Web UI for the PostgreSQL-backed cluster"
 node --import tsx scripts/temporal/ensure-cluster-server.ts
+echo "[test] Chromium for the browser tests"
+bash scripts/browser/ensure-chromium.sh
 echo "[test] jest"
 npx jest "$@"
