@@ -4820,7 +4820,7 @@ export interface operations {
                      * @enum {string}
                      */
                     action?: "ALLOW" | "BLOCK";
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -8385,7 +8385,7 @@ export interface operations {
                                 rate: number;
                             };
                         }[];
-                        update?: {
+                        update?: ({
                             /** @description Identifier with the prefix `slit_`. */
                             id: string;
                             quantity?: number;
@@ -8403,7 +8403,7 @@ export interface operations {
                                 /** @description Percent, for example 7.5; up to four decimals. */
                                 rate: number;
                             } | null;
-                        }[];
+                        } | unknown | unknown | unknown)[];
                         remove?: string[];
                     };
                 };
@@ -8901,7 +8901,7 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "ACTIVE" | "INACTIVE";
-                };
+                } | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -9259,7 +9259,7 @@ export interface operations {
                         page_size: number;
                         next_page_token?: string;
                     };
-                };
+                } | unknown | unknown;
             };
         };
         responses: {

@@ -5,6 +5,7 @@ import { appRouter } from '../router';
 import type { Meta } from '../trpc';
 import { seeOtherOpenApiResponse, seeOtherPaths } from '../http/see-other';
 import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
+import { bodySchemaFixes } from './body-schemas';
 import { optionalBodyPaths } from './optional-bodies';
 
 const ERROR_ENVELOPE: SchemaObject = {
@@ -66,10 +67,14 @@ export function openApiDocument(baseUrl: string) {
   const mutations = mutationPaths();
   const seeOther = seeOtherPaths(appRouter);
   const optionalBodies = optionalBodyPaths(appRouter);
+  const bodyFixes = bodySchemaFixes(appRouter);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: { required?: boolean } } }).post;
+    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: { required?: boolean; content?: Record<string, { schema: SchemaObject }> } } }).post;
     if (!post) continue;
     if (optionalBodies.has(path) && post.requestBody) post.requestBody.required = false;
+    const bodySchema = post.requestBody?.content?.['application/json']?.schema;
+    const fix = bodyFixes.get(path);
+    if (bodySchema && fix) Object.assign(bodySchema, fix.keywords, fix.strict ? { additionalProperties: false } : {});
     if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     const success = post.responses?.['200'];
     const responses: Record<string, unknown> = seeOther.has(path) ? { '303': seeOtherOpenApiResponse(success) } : { '200': success };

@@ -23,7 +23,8 @@ const providerList = (min: number) =>
     .array(providerName)
     .min(min)
     .max(PROVIDER_NAMES.length)
-    .refine(unique, { message: 'A provider can appear once per list.', params: { type: 'INVALID' } });
+    .refine(unique, { message: 'A provider can appear once per list.', params: { type: 'INVALID' } })
+    .meta({ uniqueItems: true });
 
 const currencyCode = z
   .string()
@@ -56,7 +57,7 @@ const routeMatch = z
   .meta({ description: 'Every condition given must hold; `{}` matches every payment.' });
 
 const routeRule = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).regex(/\S/).max(100),
   match: routeMatch,
   providers: providerList(1).meta({ description: 'The cascade order: the next one is tried after a soft decline, an outage or a timeout.' }),
 });

@@ -90,7 +90,7 @@ function runSchemathesis(executable: string, platform: Platform, extra: string[]
     '--no-color',
     ...extra,
   ];
-  const child = spawn(executable, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, SCHEMATHESIS_HOOKS: '' } });
+  const child = spawn(executable, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PYTHONPATH: __dirname, SCHEMATHESIS_HOOKS: 'contract_hooks' } });
   return new Promise((done) => child.on('exit', (code) => done(code ?? 1)));
 }
 
