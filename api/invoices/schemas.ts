@@ -72,7 +72,8 @@ export const discountRequest = z
     if ((discount.coupon_id === undefined) === (discount.coupon_code === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['coupon_id'], message: 'Give either coupon_id or coupon_code.', params: { type: 'INVALID' } });
     }
-  });
+  })
+  .meta({ oneOf: [{ required: ['coupon_id'] }, { required: ['coupon_code'] }] });
 
 export type DiscountRequest = z.output<typeof discountRequest>;
 

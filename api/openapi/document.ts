@@ -6,6 +6,7 @@ import type { Meta } from '../trpc';
 import { seeOtherOpenApiResponse, seeOtherPaths } from '../http/see-other';
 import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
 import { bodySchemaFixes } from './body-schemas';
+import { forbidNulInStrings } from './no-nul-strings';
 import { optionalBodyPaths } from './optional-bodies';
 
 const ERROR_ENVELOPE: SchemaObject = {
@@ -75,6 +76,7 @@ export function openApiDocument(baseUrl: string) {
     const bodySchema = post.requestBody?.content?.['application/json']?.schema;
     const fix = bodyFixes.get(path);
     if (bodySchema && fix) Object.assign(bodySchema, fix.keywords, fix.strict ? { additionalProperties: false } : {});
+    forbidNulInStrings(bodySchema);
     if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     const success = post.responses?.['200'];
     const responses: Record<string, unknown> = seeOther.has(path) ? { '303': seeOtherOpenApiResponse(success) } : { '200': success };
@@ -83,6 +85,7 @@ export function openApiDocument(baseUrl: string) {
     }
     post.responses = responses;
   }
+  forbidNulInStrings(document.components?.schemas);
   return document;
 }
 
