@@ -63,7 +63,8 @@ export const dateTimeRangeFilter = z.strictObject({
       .refine((range) => range.from !== undefined || range.to !== undefined, {
         message: 'Give `from`, `to` or both.',
         params: { type: 'REQUIRED' },
-      }),
+      })
+      .meta({ anyOf: [{ required: ['from'] }, { required: ['to'] }] }),
   ]),
 });
 
