@@ -5383,7 +5383,7 @@ export interface operations {
                         created_by?: {
                             /** @constant */
                             operator: "EQ";
-                            value: string;
+                            value: string | unknown | unknown;
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -7741,7 +7741,13 @@ export interface operations {
                             /** @enum {string} */
                             unit: "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR";
                         };
-                    };
+                    } & ({
+                        /** @constant */
+                        type?: "PAID";
+                    } | {
+                        /** @constant */
+                        type?: "FREE";
+                    });
                     /** @description Coupons by id or code. PERCENTAGE ones apply first, each on what the previous left, then AMOUNT ones. */
                     discounts?: ({
                         /** @description A UUID (no prefix). */

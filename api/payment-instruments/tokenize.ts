@@ -34,7 +34,11 @@ const cardNumber = z
     }
     return digits;
   })
-  .meta({ description: 'The card number, 12 to 19 digits; spaces allowed. Never stored, logged or returned.' });
+  .meta({
+    // What cardDigits takes: 12 to 19 digits, spaces between them, blanks around; the Luhn check is not a pattern.
+    pattern: '^\\s*[0-9](?: *[0-9]){11,18}\\s*$',
+    description: 'The card number, 12 to 19 digits; spaces allowed. Never stored, logged or returned.',
+  });
 
 export const tokenizePaymentInstrumentRequest = z.strictObject({
   customer_id: customerId,

@@ -60,6 +60,13 @@ export const trialRequest = z
     if (trial.type === 'PAID' && trial.amount === undefined) issue('amount', 'REQUIRED', 'A PAID trial has an amount.');
     if (trial.type === 'FREE' && trial.amount !== undefined) issue('amount', 'INVALID', 'A FREE trial has no amount.');
     if (trial.end_at !== undefined && trial.period_config !== undefined) issue('period_config', 'INVALID', 'Give end_at or period_config, not both.');
+  })
+  .meta({
+    oneOf: [
+      { properties: { type: { const: 'PAID' } }, required: ['amount'] },
+      { properties: { type: { const: 'FREE' } }, not: { required: ['amount'] } },
+    ],
+    not: { required: ['end_at', 'period_config'] },
   });
 
 export const createSubscriptionRequest = z.strictObject({
