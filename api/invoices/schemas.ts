@@ -33,7 +33,7 @@ const taxRate = z
   .min(0)
   .max(100)
   .refine(hasAtMostFourDecimals, { message: 'At most four decimal places.', params: { type: 'FORMAT' } })
-  .meta({ description: 'Percent, for example 7.5; up to four decimals.' });
+  .meta({ multipleOf: 0.0001, description: 'Percent, for example 7.5; up to four decimals.' });
 
 export const lineTaxRequest = z.strictObject({
   category_id: prefixedId('taxCategory').optional().meta({ description: 'Defaults to the price’s tax_category_id.' }),

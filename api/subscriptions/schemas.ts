@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import { COLLECTION_METHODS } from '../../domain/collection-methods';
 import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscriptions/lines';
-import { isRetrySchedule, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
+import { isRetrySchedule, MAX_RETRIES, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
 import { TAX_MODES } from '../../domain/invoice-amounts';
 import { EXHAUSTION_ACTIONS } from '../../domain/subscriptions/state';
 import type { SubscriptionObject } from '../../services/subscriptions/subscription-object';
@@ -32,6 +32,7 @@ export const settingsRequest = z
       .array(z.number())
       .min(1)
       .refine(isRetrySchedule, { message: RETRY_SCHEDULE_RULE, params: { type: 'INVALID' } })
+      .meta({ maxItems: MAX_RETRIES, items: { type: 'number', exclusiveMinimum: 0 } })
       .optional()
       .meta({ description: 'Days after an invoice’s first failed charge at which dunning retries it. Default: the worker’s schedule (1, 3, 5, 7).' }),
     on_dunning_exhausted: z
