@@ -8526,7 +8526,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where deliveries are POSTed: https to a public host (private, loopback, link-local and other internal addresses are refused, also when a name resolves to one). Where the operator allows loopback receivers (local development), also http(s) to localhost, 127.0.0.1 or [::1]. */
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: https to a public host (private, loopback, link-local and other internal addresses are refused, also when a name resolves to one). Where the operator allows loopback receivers (local development), also http(s) to localhost, 127.0.0.1 or [::1].
+                     */
                     url: string;
                     description?: string;
                     /** @description The event_type values delivered to this endpoint. Left out: every type the platform has at creation; types added to the platform later are opt-in all the same (added with webhooks/patch). */
@@ -8910,7 +8913,10 @@ export interface operations {
                 "application/json": {
                     /** @description Identifier with the prefix `whep_`. */
                     id: string;
-                    /** @description Where deliveries are POSTed: https to a public host (private, loopback, link-local and other internal addresses are refused, also when a name resolves to one). Where the operator allows loopback receivers (local development), also http(s) to localhost, 127.0.0.1 or [::1]. */
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: https to a public host (private, loopback, link-local and other internal addresses are refused, also when a name resolves to one). Where the operator allows loopback receivers (local development), also http(s) to localhost, 127.0.0.1 or [::1].
+                     */
                     url?: string;
                     /** @description null removes it. */
                     description?: string | null;

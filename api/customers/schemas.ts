@@ -49,6 +49,9 @@ export const phone = z
     return number;
   })
   .meta({
+    // The pattern states the E.164 form a client should send; the separators people write are a
+    // leniency of the server, too irregular to spell as a pattern (docs/testing.md).
+    pattern: '^\\+[1-9][0-9]{1,14}$',
     description: 'International form, `+` and country code first; spaces, dots, hyphens, slashes and parentheses are accepted. Stored and shown in E.164 (`+15551234567`).',
   });
 
@@ -65,7 +68,11 @@ export const locale = z
     }
     return canonical;
   })
-  .meta({ description: 'BCP 47 language tag; stored in canonical form (en-us becomes en-US).' });
+  .meta({
+    // The canonical language-region form; any other well-formed BCP 47 tag is accepted too (docs/testing.md).
+    pattern: '^[a-z]{2,3}(?:-[A-Z]{2})?$',
+    description: 'BCP 47 language tag; stored in canonical form (en-us becomes en-US).',
+  });
 
 export const preferredLocales = z
   .array(locale)
