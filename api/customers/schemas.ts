@@ -139,7 +139,11 @@ export const legalAddressRequest = z
       });
     }
   })
-  .meta({ description: `Address with state (state required) for ${STATE_REQUIRED_COUNTRIES.join(', ')}; plain address (state optional) for any other country.` });
+  .meta({
+    if: { properties: { country: { enum: [...STATE_REQUIRED_COUNTRIES] } } },
+    then: { required: ['state'] },
+    description: `Address with state (state required) for ${STATE_REQUIRED_COUNTRIES.join(', ')}; plain address (state optional) for any other country.`,
+  });
 
 export const taxValidationRequest = z.strictObject({
   status: z.enum(['UNVERIFIED', 'VERIFIED']),
@@ -165,7 +169,8 @@ export const taxRegistrations = z
   .refine((regs) => unique(regs.map((r) => `${r.scheme}/${r.country}/${r.id}`)), {
     message: 'Each registration (scheme, country, id) may appear once.',
     params: { type: 'INVALID' },
-  });
+  })
+  .meta({ uniqueItems: true });
 
 export const businessName = text(200);
 
