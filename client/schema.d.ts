@@ -2886,7 +2886,13 @@ export interface operations {
                             postal_code: string;
                         };
                     };
-                };
+                } & ({
+                    /** @constant */
+                    type?: "BUSINESS";
+                } | {
+                    /** @constant */
+                    type?: "INDIVIDUAL";
+                });
             };
         };
         responses: {

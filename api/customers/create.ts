@@ -68,6 +68,12 @@ export const createCustomerRequest = z
     if (customer.type === 'INDIVIDUAL' && customer.business_details) {
       ctx.addIssue({ code: 'custom', path: ['business_details'], message: 'Only BUSINESS customers have business details.', params: { type: 'INVALID' } });
     }
+  })
+  .meta({
+    oneOf: [
+      { properties: { type: { const: 'BUSINESS' } }, required: ['business_details'] },
+      { properties: { type: { const: 'INDIVIDUAL' } }, not: { required: ['business_details'] } },
+    ],
   });
 
 export const createCustomer = authorizedProcedure

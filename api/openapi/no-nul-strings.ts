@@ -1,6 +1,9 @@
+const NO_NUL = { pattern: '\\u0000' };
+
 /**
- * Every string of a request body refuses U+0000 (api/http/nul-characters.ts); stated here on
- * each string schema as `not: {pattern: "\u0000"}`, which composes with a pattern it may have.
+ * Every string of a request body refuses U+0000 (api/http/nul-characters.ts), object keys too;
+ * stated here on each string schema as `not: {pattern: "\u0000"}`, which composes with a
+ * pattern it may have, and on the `propertyNames` of each object that takes keys of its own.
  */
 export function forbidNulInStrings(schema: unknown): void {
   if (Array.isArray(schema)) {
@@ -9,6 +12,9 @@ export function forbidNulInStrings(schema: unknown): void {
   }
   if (schema === null || typeof schema !== 'object') return;
   const node = schema as Record<string, unknown>;
-  if (node.type === 'string' && node.enum === undefined && node.const === undefined) node.not = { pattern: '\\u0000' };
-  for (const [key, child] of Object.entries(node)) if (key !== 'not') forbidNulInStrings(child);
+  if (node.type === 'string' && node.enum === undefined && node.const === undefined) node.not = NO_NUL;
+  for (const [key, child] of Object.entries(node)) if (key !== 'not' && key !== 'propertyNames') forbidNulInStrings(child);
+  if (node.type === 'object' && typeof node.additionalProperties === 'object') {
+    node.propertyNames = { ...(node.propertyNames as object | undefined), not: NO_NUL };
+  }
 }
