@@ -9,9 +9,10 @@ const DAY_MS = 86_400_000;
 
 /** A real calendar day written `YYYY-MM-DD` (2026-02-30 is not one). */
 export function isDay(value: string): boolean {
-  const match = DAY.exec(value);
-  if (!match) return false;
-  return new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))).toISOString().slice(0, 10) === value;
+  if (!DAY.test(value)) return false;
+  // Parsed as an ISO string, not through Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  const parsed = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(parsed.getTime()) && utcDayOf(parsed) === value;
 }
 
 /** A month written `YYYY-MM`. */

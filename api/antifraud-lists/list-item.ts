@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasPrefix } from '../../domain/ids';
+import { hasPrefix, ID_PREFIXES } from '../../domain/ids';
 import { ApiError } from '../../domain/errors';
 import { dateTimeCondition, dateTimeRangeFilter, valueFilter } from '../common/filters';
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
@@ -18,6 +18,7 @@ const createdBy = z
     message: 'Expected an e-mail address or an API key id `akey_…`.',
     params: { type: 'FORMAT' },
   })
+  .meta({ anyOf: [{ pattern: z.regexes.email.source }, { pattern: `^${ID_PREFIXES.apiKey}[\\s\\S]+$` }] })
   .transform((value) => value.toLowerCase());
 
 /** Section 4.9. */

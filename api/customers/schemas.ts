@@ -49,10 +49,13 @@ export const phone = z
     return number;
   })
   .meta({
+    // The pattern states the E.164 form a client should send; the separators people write are a
+    // leniency of the server, too irregular to spell as a pattern (docs/testing.md).
+    pattern: '^\\+[1-9][0-9]{1,14}$',
     description: 'International form, `+` and country code first; spaces, dots, hyphens, slashes and parentheses are accepted. Stored and shown in E.164 (`+15551234567`).',
   });
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => z.string().trim().min(1).regex(/\S/).max(max);
 
 export const locale = z
   .string()
@@ -65,14 +68,18 @@ export const locale = z
     }
     return canonical;
   })
-  .meta({ description: 'BCP 47 language tag; stored in canonical form (en-us becomes en-US).' });
+  .meta({
+    // The canonical language-region form; any other well-formed BCP 47 tag is accepted too (docs/testing.md).
+    pattern: '^[a-z]{2,3}(?:-[A-Z]{2})?$',
+    description: 'BCP 47 language tag; stored in canonical form (en-us becomes en-US).',
+  });
 
 export const preferredLocales = z
   .array(locale)
   .min(1)
   .max(MAX_PREFERRED_LOCALES)
   .refine(unique, { message: 'Locales must be unique.', params: { type: 'INVALID' } })
-  .meta({ description: `Ordered, most preferred first; at most ${MAX_PREFERRED_LOCALES}.` });
+  .meta({ uniqueItems: true, description: `Ordered, most preferred first; at most ${MAX_PREFERRED_LOCALES}.` });
 
 export const metadata = z
   .record(z.string(), z.string().max(METADATA_MAX_VALUE_LENGTH))
@@ -93,6 +100,8 @@ export const metadata = z
     }
   })
   .meta({
+    maxProperties: METADATA_MAX_KEYS,
+    propertyNames: { minLength: 1, maxLength: METADATA_MAX_KEY_LENGTH },
     description: `String values only: at most ${METADATA_MAX_KEYS} keys of 1 to ${METADATA_MAX_KEY_LENGTH} characters, values up to ${METADATA_MAX_VALUE_LENGTH}.`,
   });
 
@@ -130,7 +139,11 @@ export const legalAddressRequest = z
       });
     }
   })
-  .meta({ description: `Address with state (state required) for ${STATE_REQUIRED_COUNTRIES.join(', ')}; plain address (state optional) for any other country.` });
+  .meta({
+    if: { properties: { country: { enum: [...STATE_REQUIRED_COUNTRIES] } } },
+    then: { required: ['state'] },
+    description: `Address with state (state required) for ${STATE_REQUIRED_COUNTRIES.join(', ')}; plain address (state optional) for any other country.`,
+  });
 
 export const taxValidationRequest = z.strictObject({
   status: z.enum(['UNVERIFIED', 'VERIFIED']),
@@ -156,7 +169,8 @@ export const taxRegistrations = z
   .refine((regs) => unique(regs.map((r) => `${r.scheme}/${r.country}/${r.id}`)), {
     message: 'Each registration (scheme, country, id) may appear once.',
     params: { type: 'INVALID' },
-  });
+  })
+  .meta({ uniqueItems: true });
 
 export const businessName = text(200);
 

@@ -10,6 +10,7 @@ import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
 import { registerHealthRoutes } from './health';
+import { refuseNulCharacters } from './nul-characters';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
 
@@ -122,6 +123,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     let input: unknown;
     try {
       input = parseBody(typeof request.body === 'string' ? request.body : '');
+      refuseNulCharacters(input);
       const result = await callableAt(createCaller(ctx), dotted)(input);
       if (seeOther.has(path)) {
         return reply.headers(ctx.responseHeaders).code(303).header('location', (result as SeeOther).location).send(result);

@@ -33,7 +33,7 @@ const taxRate = z
   .min(0)
   .max(100)
   .refine(hasAtMostFourDecimals, { message: 'At most four decimal places.', params: { type: 'FORMAT' } })
-  .meta({ description: 'Percent, for example 7.5; up to four decimals.' });
+  .meta({ multipleOf: 0.0001, description: 'Percent, for example 7.5; up to four decimals.' });
 
 export const lineTaxRequest = z.strictObject({
   category_id: prefixedId('taxCategory').optional().meta({ description: 'Defaults to the price’s tax_category_id.' }),
@@ -47,7 +47,7 @@ export const lineItemRequest = z
   .strictObject({
     product_price_id: catalogueId.optional().meta({ description: 'Bill a catalogue price: amount and currency come from it.' }),
     amount: z.number().int().min(0).max(MAX_PRICE_AMOUNT).optional().meta({ description: 'Unit amount in minor units, for a line without a price.' }),
-    description: z.string().trim().min(1).max(500).optional().meta({ description: 'Required with `amount`; defaults to the product name for a price.' }),
+    description: z.string().trim().min(1).regex(/\S/).max(500).optional().meta({ description: 'Required with `amount`; defaults to the product name for a price.' }),
     quantity: z.number().int().min(1).max(MAX_QUANTITY),
     tax: lineTaxRequest.optional(),
   })
@@ -60,6 +60,12 @@ export const lineItemRequest = z
     } else if (line.amount !== undefined && line.description === undefined) {
       issue('description', 'REQUIRED', 'A line without a price needs a description.');
     }
+  })
+  .meta({
+    oneOf: [
+      { required: ['product_price_id'], not: { required: ['amount'] } },
+      { required: ['amount', 'description'], not: { required: ['product_price_id'] } },
+    ],
   });
 
 export type LineItemRequest = z.output<typeof lineItemRequest>;
@@ -72,7 +78,8 @@ export const discountRequest = z
     if ((discount.coupon_id === undefined) === (discount.coupon_code === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['coupon_id'], message: 'Give either coupon_id or coupon_code.', params: { type: 'INVALID' } });
     }
-  });
+  })
+  .meta({ oneOf: [{ required: ['coupon_id'] }, { required: ['coupon_code'] }] });
 
 export type DiscountRequest = z.output<typeof discountRequest>;
 

@@ -34,7 +34,12 @@ const cardNumber = z
     }
     return digits;
   })
-  .meta({ description: 'The card number, 12 to 19 digits; spaces allowed. Never stored, logged or returned.' });
+  .meta({
+    // The form a client should send: 12 to 19 digits, single spaces between groups. The server also
+    // takes runs of spaces and blanks around (docs/testing.md); the Luhn check is not a pattern.
+    pattern: '^[0-9](?: ?[0-9]){11,18}$',
+    description: 'The card number, 12 to 19 digits; spaces allowed. Never stored, logged or returned.',
+  });
 
 export const tokenizePaymentInstrumentRequest = z.strictObject({
   customer_id: customerId,
@@ -43,7 +48,7 @@ export const tokenizePaymentInstrumentRequest = z.strictObject({
     number: cardNumber,
     exp_month: z.number().int().min(1).max(12),
     exp_year: z.number().int().min(2000).meta({ description: `Four digits; at most ${MAX_YEARS_AHEAD} years ahead.` }),
-    cardholder_name: z.string().trim().min(1).max(100).optional(),
+    cardholder_name: z.string().trim().min(1).regex(/\S/).max(100).optional(),
   }),
 });
 

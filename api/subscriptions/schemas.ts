@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import { COLLECTION_METHODS } from '../../domain/collection-methods';
 import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscriptions/lines';
-import { isRetrySchedule, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
+import { isRetrySchedule, MAX_RETRIES, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
 import { TAX_MODES } from '../../domain/invoice-amounts';
 import { EXHAUSTION_ACTIONS } from '../../domain/subscriptions/state';
 import type { SubscriptionObject } from '../../services/subscriptions/subscription-object';
@@ -32,6 +32,7 @@ export const settingsRequest = z
       .array(z.number())
       .min(1)
       .refine(isRetrySchedule, { message: RETRY_SCHEDULE_RULE, params: { type: 'INVALID' } })
+      .meta({ maxItems: MAX_RETRIES, items: { type: 'number', exclusiveMinimum: 0 } })
       .optional()
       .meta({ description: 'Days after an invoice’s first failed charge at which dunning retries it. Default: the worker’s schedule (1, 3, 5, 7).' }),
     on_dunning_exhausted: z
@@ -60,6 +61,13 @@ export const trialRequest = z
     if (trial.type === 'PAID' && trial.amount === undefined) issue('amount', 'REQUIRED', 'A PAID trial has an amount.');
     if (trial.type === 'FREE' && trial.amount !== undefined) issue('amount', 'INVALID', 'A FREE trial has no amount.');
     if (trial.end_at !== undefined && trial.period_config !== undefined) issue('period_config', 'INVALID', 'Give end_at or period_config, not both.');
+  })
+  .meta({
+    oneOf: [
+      { properties: { type: { const: 'PAID' } }, required: ['amount'] },
+      { properties: { type: { const: 'FREE' } }, not: { required: ['amount'] } },
+    ],
+    not: { required: ['end_at', 'period_config'] },
   });
 
 export const createSubscriptionRequest = z.strictObject({
@@ -79,9 +87,9 @@ export const createSubscriptionRequest = z.strictObject({
   ends_at: dateTime.optional().meta({ description: 'Fixed term: EXPIRED then; the last period is cut there and prorated.' }),
   trial: trialRequest.optional(),
   discounts: discountsRequest.optional(),
-  description: z.string().trim().min(1).max(500).optional(),
+  description: z.string().trim().min(1).regex(/\S/).max(500).optional(),
   metadata: metadata.optional(),
-  merchant_reference: z.string().trim().min(1).max(100).optional(),
+  merchant_reference: z.string().trim().min(1).regex(/\S/).max(100).optional(),
   settings: settingsRequest.optional(),
 });
 
@@ -96,7 +104,7 @@ export const cancelSubscriptionRequest = z.strictObject({
     .exclude(['DUNNING_EXHAUSTED'])
     .optional()
     .meta({ description: 'Default CANCELLATION_REQUESTED. DUNNING_EXHAUSTED is the platform’s own.' }),
-  comment: z.string().trim().min(1).max(500).optional(),
+  comment: z.string().trim().min(1).regex(/\S/).max(500).optional(),
 });
 
 export const deleteCancellationRequest = z.strictObject({ id: subscriptionId, channel_id: channelIdField });
@@ -106,9 +114,9 @@ export const updateSubscriptionRequest = z.strictObject({
   channel_id: channelIdField,
   payment_instrument_id: prefixedId('paymentInstrument').optional().meta({ description: 'An ACTIVE instrument of the customer; used from the next invoice.' }),
   discounts: discountsRequest.optional().meta({ description: 'Replaces the discounts; [] removes them. From the next invoice.' }),
-  description: z.string().trim().min(1).max(500).nullable().optional(),
+  description: z.string().trim().min(1).regex(/\S/).max(500).nullable().optional(),
   metadata: metadata.nullable().optional(),
-  merchant_reference: z.string().trim().min(1).max(100).nullable().optional(),
+  merchant_reference: z.string().trim().min(1).regex(/\S/).max(100).nullable().optional(),
   end_trial: z.literal(true).optional().meta({ description: 'Ends a TRIALING subscription’s trial now: billing starts at once.' }),
   line_items: z
     .strictObject({
@@ -125,7 +133,8 @@ export const updateSubscriptionRequest = z.strictObject({
             .refine((change) => change.quantity !== undefined || change.product_price_id !== undefined || change.tax !== undefined, {
               message: 'Give quantity, product_price_id, tax, or several.',
               params: { type: 'REQUIRED' },
-            }),
+            })
+            .meta({ anyOf: [{ required: ['quantity'] }, { required: ['product_price_id'] }, { required: ['tax'] }] }),
         )
         .max(MAX_SUBSCRIPTION_LINE_ITEMS)
         .optional(),

@@ -61,6 +61,10 @@ export const endpointUrl = z
     return url.href;
   })
   .meta({
+    // The form a client should send: https to a host name (an address literal must be checked
+    // against the internal ranges, which a pattern cannot do); see docs/testing.md.
+    format: 'uri',
+    pattern: '^https://[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\\.[a-z]{2,63}(?:/[A-Za-z0-9._~/-]*)?$',
     description:
       'Where deliveries are POSTed: https to a public host (private, loopback, link-local and other internal addresses are refused, also when a name resolves to one). Where the operator allows loopback receivers (local development), also http(s) to localhost, 127.0.0.1 or [::1].',
   });
@@ -70,9 +74,9 @@ export const eventTypes = z
   .min(1)
   .max(WEBHOOK_EVENT_TYPES.length)
   .refine((types) => new Set(types).size === types.length, { message: 'Each event type at most once.', params: { type: 'INVALID' } })
-  .meta({ description: 'The event_type values delivered to this endpoint. Types added to the platform later are never added here by themselves.' });
+  .meta({ uniqueItems: true, description: 'The event_type values delivered to this endpoint. Types added to the platform later are never added here by themselves.' });
 
-export const description = z.string().trim().min(1).max(MAX_DESCRIPTION_LENGTH);
+export const description = z.string().trim().min(1).regex(/\S/).max(MAX_DESCRIPTION_LENGTH);
 
 /** The webhook endpoint record (section 2.10 leaves it open; docs/webhooks.md). */
 export const webhookEndpointObject = z
