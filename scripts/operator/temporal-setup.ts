@@ -44,7 +44,7 @@ export async function setUpTemporal(
 ): Promise<TemporalSetupResult> {
   const namespaceCreated = await ensureNamespace(connection, namespace, options.retentionDays ?? DEFAULT_RETENTION_DAYS);
   await waitUntilServed(connection, namespace);
-  const { added, present } = await ensureSearchAttributes(connection, namespace, options.searchAttributes ?? PLATFORM_SEARCH_ATTRIBUTES);
+  const { added, present } = await ensureSearchAttributes(connection, namespace, options.searchAttributes);
   return { namespace, namespaceCreated, searchAttributesAdded: added, searchAttributesPresent: present };
 }
 
@@ -81,10 +81,11 @@ async function waitUntilServed(connection: Connection, namespace: string): Promi
   }
 }
 
-async function ensureSearchAttributes(
+/** Adds those of `wanted` the namespace lacks; one it has with another type is an error. */
+export async function ensureSearchAttributes(
   connection: Connection,
   namespace: string,
-  wanted: Record<string, SearchAttributeKind>,
+  wanted: Record<string, SearchAttributeKind> = PLATFORM_SEARCH_ATTRIBUTES,
 ): Promise<{ added: string[]; present: string[] }> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
   const existing = customAttributes ?? {};

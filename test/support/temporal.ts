@@ -1,5 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureTestServerExecutable } from '../../scripts/temporal/test-server';
+import { ensureSearchAttributes } from '../../scripts/operator/temporal-setup';
 
 /**
  * A time-skipping Temporal environment backed by the Java test server from Maven Central
@@ -16,12 +17,17 @@ export async function createTestWorkflowEnvironment(): Promise<TestWorkflowEnvir
   // can miss that several times in a row (seen with three), so a failed start is tried again
   // before the test file gives up.
   for (let attempt = 1; ; attempt++) {
+    let env: TestWorkflowEnvironment;
     try {
-      return await TestWorkflowEnvironment.createTimeSkipping({
+      env = await TestWorkflowEnvironment.createTimeSkipping({
         server: { executable: { type: 'existing-path', path } },
       });
     } catch (error) {
       if (attempt === 6) throw error;
+      continue;
     }
+    // The test server refuses a start naming a search attribute it was not told of.
+    await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
+    return env;
   }
 }
