@@ -9,7 +9,7 @@ const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 const NOT_FOUND = 5;
 const ALREADY_EXISTS = 6;
 
-const KIND_TO_INDEXED: Record<SearchAttributeKind, temporal.api.enums.v1.IndexedValueType> = {
+export const KIND_TO_INDEXED: Record<SearchAttributeKind, temporal.api.enums.v1.IndexedValueType> = {
   KEYWORD: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
   TEXT: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
   INT: IndexedValueType.INDEXED_VALUE_TYPE_INT,
@@ -44,7 +44,7 @@ export async function setUpTemporal(
 ): Promise<TemporalSetupResult> {
   const namespaceCreated = await ensureNamespace(connection, namespace, options.retentionDays ?? DEFAULT_RETENTION_DAYS);
   await waitUntilServed(connection, namespace);
-  const { added, present } = await ensureSearchAttributes(connection, namespace, options.searchAttributes);
+  const { added, present } = await ensureSearchAttributes(connection, namespace, options.searchAttributes ?? PLATFORM_SEARCH_ATTRIBUTES);
   return { namespace, namespaceCreated, searchAttributesAdded: added, searchAttributesPresent: present };
 }
 
@@ -81,11 +81,10 @@ async function waitUntilServed(connection: Connection, namespace: string): Promi
   }
 }
 
-/** Adds those of `wanted` the namespace lacks; one it has with another type is an error. */
-export async function ensureSearchAttributes(
+async function ensureSearchAttributes(
   connection: Connection,
   namespace: string,
-  wanted: Record<string, SearchAttributeKind> = PLATFORM_SEARCH_ATTRIBUTES,
+  wanted: Record<string, SearchAttributeKind>,
 ): Promise<{ added: string[]; present: string[] }> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
   const existing = customAttributes ?? {};

@@ -1,6 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureTestServerExecutable } from '../../scripts/temporal/test-server';
-import { ensureSearchAttributes } from '../../scripts/operator/temporal-setup';
+import { KIND_TO_INDEXED } from '../../scripts/operator/temporal-setup';
+import { PLATFORM_SEARCH_ATTRIBUTES } from '../../services/temporal/search-attributes';
 
 /**
  * A time-skipping Temporal environment backed by the Java test server from Maven Central
@@ -26,8 +27,12 @@ export async function createTestWorkflowEnvironment(): Promise<TestWorkflowEnvir
       if (attempt === 6) throw error;
       continue;
     }
-    // The test server refuses a start naming a search attribute it was not told of.
-    await ensureSearchAttributes(env.connection, env.namespace ?? 'default');
+    // The test server refuses a start naming a search attribute it was not told of. It has no
+    // ListSearchAttributes, and a new server knows none: all are added.
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(Object.entries(PLATFORM_SEARCH_ATTRIBUTES).map(([name, kind]) => [name, KIND_TO_INDEXED[kind]])),
+    });
     return env;
   }
 }
