@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { invoiceCollectionWorkflowId, subscriptionWorkflowId } from '../../domain/workflow-ids';
+import { invoiceCollectionWorkflowId, paymentInstrumentExpiryWorkflowId, subscriptionWorkflowId } from '../../domain/workflow-ids';
 import { ACCOUNT_ID, BILLING_STATUS, CHANNEL_ID, CUSTOMER_ID, RESOURCE_ID } from '../../domain/workflow-search-attributes';
 import { startTemporalDevServer, type DevServer } from '../../scripts/temporal/cli';
 import { freePort } from '../../scripts/net/free-port';
@@ -58,18 +58,19 @@ describe('operator search attributes on the dev server', () => {
   it('finds a customer’s subscription and invoice collection by CustomerId, with their summaries and every attribute', async () => {
     const m = merchant(platform);
     const customerId = await m.customer(platform.channelIds[1]);
-    await m.setDefaultInstrument(customerId, await m.card(customerId, GOOD));
+    const instrumentId = await m.card(customerId, GOOD);
+    await m.setDefaultInstrument(customerId, instrumentId);
     const priceId = await monthlyPrice(m, 1_000);
     const subscription = await m.ok('subscriptions/create', {
       customer_id: customerId,
       line_items: [{ product_price_id: priceId, quantity: 1 }],
       starts_at: new Date(Date.now() + 5 * DAY).toISOString(),
     });
-    const invoice = await m.openInvoice(customerId, { amount: 2_500 });
+    const invoice = await m.openInvoice(customerId, { amount: 2_500, collection_method: 'CHARGE_AUTOMATICALLY' });
 
     const rows = await listed(`CustomerId = "${customerId}"`, (found) => found.length >= 3);
     expect(ids(rows)).toEqual(
-      [subscriptionWorkflowId(subscription.id), invoiceCollectionWorkflowId(invoice.id), expect.stringMatching(/^pi_.*\/expiry$/)].sort(),
+      [subscriptionWorkflowId(subscription.id), invoiceCollectionWorkflowId(invoice.id), paymentInstrumentExpiryWorkflowId(instrumentId)].sort(),
     );
     const lifecycle = rows.find((row) => row.workflowId === subscriptionWorkflowId(subscription.id))!;
     expect(lifecycle.typedSearchAttributes.get(ACCOUNT_ID)).toBe(platform.accountId);
@@ -79,9 +80,9 @@ describe('operator search attributes on the dev server', () => {
     expect(lifecycle.typedSearchAttributes.get(BILLING_STATUS)).toBe('CREATED');
 
     const described = await client.workflow.getHandle(subscriptionWorkflowId(subscription.id)).describe();
-    expect(await described.staticSummary).toBe(`Subscription ${subscription.id} for ${customerId} — EUR 10.00 monthly`);
+    expect(await described.staticSummary()).toBe(`Subscription ${subscription.id} for ${customerId} — EUR 10.00 monthly`);
     const collection = await client.workflow.getHandle(invoiceCollectionWorkflowId(invoice.id)).describe();
-    expect(await collection.staticSummary).toBe(`Collection of invoice ${invoice.id} for ${customerId} — EUR 25.00`);
+    expect(await collection.staticSummary()).toBe(`Collection of invoice ${invoice.id} for ${customerId} — EUR 25.00`);
     expect(collection.typedSearchAttributes.get(RESOURCE_ID)).toBe(invoice.id);
   });
 
@@ -101,12 +102,12 @@ describe('operator search attributes on the dev server', () => {
     expect(ids(await listed(`CustomerId = "${customerId}" AND BillingStatus = "CANCELLED"`, (found) => found.length === 1))).toEqual([lifecycle]);
     expect(await listed(`CustomerId = "${customerId}" AND BillingStatus = "CREATED"`, (found) => found.length === 0)).toEqual([]);
 
-    const paid = await m.openInvoice(customerId);
+    const paid = await m.openInvoice(customerId, { collection_method: 'CHARGE_AUTOMATICALLY' });
     expect(ids(await listed(`ResourceId = "${paid.id}" AND BillingStatus = "PAID"`, (found) => found.length === 1))).toEqual([invoiceCollectionWorkflowId(paid.id)]);
 
     const declined = await m.customer();
     await m.setDefaultInstrument(declined, await m.card(declined, SOFT));
-    const dunned = await m.openInvoice(declined);
+    const dunned = await m.openInvoice(declined, { collection_method: 'CHARGE_AUTOMATICALLY' });
     expect(ids(await listed(`BillingStatus = "DUNNING" AND CustomerId = "${declined}"`, (found) => found.length === 1))).toEqual([invoiceCollectionWorkflowId(dunned.id)]);
   });
 });
