@@ -4,6 +4,7 @@ import type { AnyProcedure } from '@trpc/server';
 import { appRouter } from '../router';
 import type { Meta } from '../trpc';
 import { seeOtherOpenApiResponse, seeOtherPaths } from '../http/see-other';
+import { minimalExample } from './request-examples';
 
 const ERROR_ENVELOPE: SchemaObject = {
   type: 'object',
@@ -28,6 +29,10 @@ const ERROR_RESPONSES: Record<string, string> = {
   '429': 'RATE_LIMIT: quota exhausted; retry at `context.next_try_at`.',
   '500': 'INTERNAL: server-side failure; nothing internal is disclosed.',
 };
+
+interface RequestBody {
+  content?: Record<string, { schema?: SchemaObject; example?: unknown }>;
+}
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
@@ -64,8 +69,10 @@ export function openApiDocument(baseUrl: string) {
   const mutations = mutationPaths();
   const seeOther = seeOtherPaths(appRouter);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[] } }).post;
+    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: RequestBody } }).post;
     if (!post) continue;
+    const body = post.requestBody?.content?.['application/json'];
+    if (body?.schema && body.example === undefined) body.example = minimalExample(body.schema, (document.components?.schemas ?? {}) as Record<string, SchemaObject>);
     if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     const success = post.responses?.['200'];
     const responses: Record<string, unknown> = seeOther.has(path) ? { '303': seeOtherOpenApiResponse(success) } : { '200': success };
