@@ -44,6 +44,18 @@ describe('the API reference page', () => {
     expect(operations.filter(([, post]) => post.requestBody?.content['application/json'].example === undefined).map(([path]) => path)).toEqual([]);
   });
 
+  it('shows an operation’s responses: reports/download answers 303 with its Location header, errors with the envelope', async () => {
+    const operation = page.locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/v2/reports/download"]') });
+    await operation.locator('.opblock-summary-control').click();
+    const responses = operation.locator('.responses-wrapper');
+    await responses.waitFor();
+    const codes = await responses.locator('tr.response').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-code')));
+    expect(codes).toEqual(['303', '400', '401', '403', '404', '413', '422', '429', '500']);
+    expect(await responses.locator('tr.response[data-code="303"]').innerText()).toContain('Location');
+    expect(await responses.locator('tr.response[data-code="422"]').innerText()).toContain('code');
+    await operation.locator('.opblock-summary-control').click();
+  });
+
   it('tries customers/list with the root key and shows the 200', async () => {
     await page.locator('button.authorize').first().click();
     await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(platform.rootSecret);
