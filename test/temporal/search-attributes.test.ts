@@ -110,4 +110,20 @@ describe('operator search attributes on the dev server', () => {
     const dunned = await m.openInvoice(declined, { collection_method: 'CHARGE_AUTOMATICALLY' });
     expect(ids(await listed(`BillingStatus = "DUNNING" AND CustomerId = "${declined}"`, (found) => found.length === 1))).toEqual([invoiceCollectionWorkflowId(dunned.id)]);
   });
+
+  it('finds a subscription in REDEMPTION and its cycle invoice’s collection, started as its child, in DUNNING', async () => {
+    const m = merchant(platform);
+    const customerId = await m.customer();
+    await m.setDefaultInstrument(customerId, await m.card(customerId, SOFT));
+    const subscription = await m.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: await monthlyPrice(m, 1_500), quantity: 1 }] });
+
+    const redemption = await listed(`BillingStatus = "REDEMPTION" AND CustomerId = "${customerId}"`, (found) => found.length === 1);
+    expect(ids(redemption)).toEqual([subscriptionWorkflowId(subscription.id)]);
+    const [invoice] = await platform.db.invoice.findMany({ where: { subscriptionId: subscription.id } });
+    const dunning = await listed(`WorkflowType = "invoiceCollectionWorkflow" AND BillingStatus = "DUNNING" AND CustomerId = "${customerId}"`, (found) => found.length === 1);
+    expect(ids(dunning)).toEqual([invoiceCollectionWorkflowId(invoice!.id)]);
+    expect(dunning[0]!.typedSearchAttributes.get(ACCOUNT_ID)).toBe(platform.accountId);
+    const child = await client.workflow.getHandle(invoiceCollectionWorkflowId(invoice!.id)).describe();
+    expect(await child.staticSummary()).toBe(`Collection of invoice ${invoice!.id} of subscription ${subscription.id} for ${customerId}`);
+  });
 });
