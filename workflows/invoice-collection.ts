@@ -1,5 +1,6 @@
 import { condition, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { keepBillingStatus } from './billing-status';
 import { invoiceStatusChangedSignal } from './invoice-collection-messages';
 import { invoiceDunningStartedSignal } from './subscription-messages';
 
@@ -43,6 +44,13 @@ export interface InvoiceCollectionResult {
  * one signal per status change, after which the run ends; no continue-as-new is needed.
  */
 export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): Promise<InvoiceCollectionResult> {
+  const invoiceId = input.invoiceId;
+  /** The invoice's status as an activity read or made it, on the run's BillingStatus (docs/operators.md). */
+  function seen<T extends { status: string }>(result: T): T {
+    // A rolled-back finalize leaves no invoice: nothing to show.
+    if (result.status !== 'MISSING') keepBillingStatus({ resourceId: invoiceId, billingStatus: result.status });
+    return result;
+  }
   let changed = false;
   setHandler(invoiceStatusChangedSignal, () => {
     changed = true;
@@ -53,30 +61,37 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
     while (Date.now() < due) {
       if (await condition(() => changed, due - Date.now())) {
         changed = false;
-        const now = await invoiceCollectionStatus({ invoiceId: input.invoiceId });
+        const now = seen(await invoiceCollectionStatus.executeWithOptions({ summary: `Read the status of ${invoiceId}` }, [{ invoiceId }]));
         if (!now.collectible) return now.status;
       }
     }
     return undefined;
   }
 
-  const plan = await planInvoiceCollection({ invoiceId: input.invoiceId, retryScheduleDays: input.retryScheduleDays });
+  const plan = await planInvoiceCollection.executeWithOptions({ summary: `Plan the collection of ${invoiceId}` }, [
+    { invoiceId, retryScheduleDays: input.retryScheduleDays },
+  ]);
   const { retryDelaysMs } = plan;
   // A sent invoice takes new commands (a timer, no charge), marked as a patch; runs from before it
   // recorded plans without dueAt and never come here.
   if (plan.dueAt !== undefined && patched('sent-invoice-due-date')) {
     const settled = await owedUntil(plan.dueAt);
     if (settled) return { status: settled, attempts: 0 };
-    const overdue = await invoicePastDue({ invoiceId: input.invoiceId, final: false });
+    const overdue = seen(await invoicePastDue.executeWithOptions({ summary: `${invoiceId} is past due: start dunning` }, [{ invoiceId, final: false }]));
     if (overdue.status !== 'DUNNING') return { status: overdue.status, attempts: 0 };
     if (input.subscriptionWorkflowId) await tellSubscription(input.subscriptionWorkflowId, input.invoiceId);
     const late = await owedUntil(plan.dueAt + (retryDelaysMs.at(-1) ?? 0));
     if (late) return { status: late, attempts: 0 };
-    return { status: (await invoicePastDue({ invoiceId: input.invoiceId, final: true })).status, attempts: 0 };
+    const final = seen(await invoicePastDue.executeWithOptions({ summary: `${invoiceId} still owed after dunning: UNPAID` }, [{ invoiceId, final: true }]));
+    return { status: final.status, attempts: 0 };
   }
   let firstFailureAt = 0;
   for (let attempt = 0; ; attempt++) {
-    const result = await attemptInvoiceCollection({ invoiceId: input.invoiceId, attempt, retriesLeft: retryDelaysMs.length - attempt });
+    const result = seen(
+      await attemptInvoiceCollection.executeWithOptions({ summary: `Charge ${invoiceId}, attempt ${attempt + 1} of ${retryDelaysMs.length + 1}` }, [
+        { invoiceId, attempt, retriesLeft: retryDelaysMs.length - attempt },
+      ]),
+    );
     if (!result.retry) return { status: result.status, attempts: attempt + 1 };
     // Workflow time: replayed from history, so the schedule is deterministic.
     if (attempt === 0) {

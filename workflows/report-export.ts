@@ -29,7 +29,7 @@ export const REPORT_FAILURE_REASON = 'The export could not be completed. Create 
  */
 export async function reportExportWorkflow(input: ReportExportInput): Promise<{ status: string }> {
   try {
-    await exportReport({ reportId: input.reportId });
+    await exportReport.executeWithOptions({ summary: `Write report ${input.reportId} to storage` }, [{ reportId: input.reportId }]);
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     // Also the end of a report whose creating transaction rolled back after this workflow started.
@@ -39,5 +39,5 @@ export async function reportExportWorkflow(input: ReportExportInput): Promise<{ 
   // Workflow time: replayed from history, so the timer is the same on every replay.
   const remaining = Date.parse(input.expiresAt) - Date.now();
   if (remaining > 0) await sleep(remaining);
-  return expireReport({ reportId: input.reportId });
+  return expireReport.executeWithOptions({ summary: `Expire report ${input.reportId} and delete its file` }, [{ reportId: input.reportId }]);
 }

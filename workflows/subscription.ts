@@ -3,8 +3,8 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  continueAsNew,
   log,
+  makeContinueAsNewFunc,
   patched,
   proxyActivities,
   setHandler,
@@ -24,7 +24,11 @@ import { type Step, type SubscriptionState } from '../domain/subscriptions/state
 import { startTrial } from '../domain/subscriptions/trial';
 import { update, validateUpdate } from '../domain/subscriptions/update';
 import { canApply, isTerminal, SubscriptionRefused } from '../domain/subscription-status';
+import { subscriptionSubject } from '../domain/subscriptions/workflow-metadata';
+import { invoiceCollectionSubject, invoiceCollectionSummary } from '../domain/invoice-collection-metadata';
 import { invoiceCollectionWorkflowId } from '../domain/workflow-ids';
+import { searchAttributesOf } from '../domain/workflow-search-attributes';
+import { keepBillingStatus } from './billing-status';
 import { invoiceCollectionWorkflow } from './invoice-collection';
 import {
   cancelSubscriptionUpdate,
@@ -144,8 +148,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   }
 
   async function persist(step: Step, invoice?: PlannedInvoice): Promise<SubscriptionObject> {
-    const saved = await saveSubscription({ state: step.state, events: step.events, invoice });
+    const saved = await saveSubscription.executeWithOptions({ summary: `Save ${step.state.id} v${step.state.version}: ${step.state.status}` }, [
+      { state: step.state, events: step.events, invoice },
+    ]);
     state = saved.invoice ? { ...step.state, latestInvoiceId: saved.invoice.id } : step.state;
+    keepBillingStatus(subscriptionSubject(state));
     if (invoice && saved.invoice) toCollect.push({ id: saved.invoice.id, kind: invoice.kind, status: saved.invoice.status });
     return saved.subscription;
   }
@@ -158,13 +165,17 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   async function renew(step: Step, invoice: PlannedInvoice, now: number): Promise<void> {
     const settled = canApply('paid', step.state.status) ? paymentSettled(step.state, invoice.kind, true, now) : null;
     const paid = settled && settled.state !== step.state ? settled : null;
-    const result = await renewSubscriptionPeriod({ state: step.state, events: step.events, invoice, paid });
+    const result = await renewSubscriptionPeriod.executeWithOptions({ summary: `Bill cycle ${step.state.cycleCount} of ${step.state.id} and charge it` }, [
+      { state: step.state, events: step.events, invoice, paid },
+    ]);
     const { id, status } = result.invoice;
     if (status === 'PAID') {
       state = { ...(paid?.state ?? step.state), latestInvoiceId: id };
+      keepBillingStatus(subscriptionSubject(state));
       return;
     }
     state = { ...step.state, latestInvoiceId: id };
+    keepBillingStatus(subscriptionSubject(state));
     toCollect.push({ id, kind: invoice.kind, status });
   }
 
@@ -204,11 +215,12 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   });
 
   if (!input.state) {
-    const loaded = await loadSubscription({ subscriptionId: input.subscriptionId });
+    const loaded = await loadSubscription.executeWithOptions({ summary: `Load ${input.subscriptionId}` }, [{ subscriptionId: input.subscriptionId }]);
     // The create (or restore) that started this run rolled back: nothing to own.
     if (!loaded) return { status: 'MISSING' };
     state = loaded;
   }
+  keepBillingStatus(subscriptionSubject(state));
 
   /** Collects one issued invoice and applies the outcome. Returns early if the subscription ended meanwhile. */
   async function collect(invoice: Issued): Promise<void> {
@@ -216,8 +228,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (status !== 'PAID') {
       // Set first: the child's signal may arrive in the same activation as its start.
       awaiting = invoice.id;
+      const collected = { id: invoice.id, accountId: state.accountId, channelId: state.channelId, customerId: state.customerId, status, subscriptionId: state.id };
       const child = await startChild(invoiceCollectionWorkflow, {
         workflowId: invoiceCollectionWorkflowId(invoice.id),
+        typedSearchAttributes: searchAttributesOf(invoiceCollectionSubject(collected)),
+        staticSummary: invoiceCollectionSummary(collected),
         args: [{ invoiceId: invoice.id, retryScheduleDays: state.settings.dunning_retry_schedule_days, subscriptionWorkflowId: workflowInfo().workflowId }],
         // The invoice is owed whatever happens to the subscription: its collection outlives this run.
         parentClosePolicy: 'ABANDON',
@@ -233,7 +248,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         if (failure !== undefined) {
           // A collection that failed or was terminated says nothing about the money; the invoice
           // does. Still owed, it counts as unpaid: nothing will collect it now.
-          const current = await invoiceCollectionStatus({ invoiceId: invoice.id });
+          const current = await invoiceCollectionStatus.executeWithOptions({ summary: `Read the status of ${invoice.id}` }, [{ invoiceId: invoice.id }]);
           log.warn('Invoice collection ended without a result; going by the invoice', { invoiceId: invoice.id, status: current.status, failure: String(failure) });
           result = { status: current.status };
           break;
@@ -266,7 +281,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 
   /** An UNPAID subscription whose invoices were all settled by hand is ACTIVE again. */
   async function reactivateIfNothingOwed(): Promise<void> {
-    if (state.status !== 'UNPAID' || (await subscriptionInvoicesOwed({ subscriptionId: state.id })) > 0) return;
+    if (state.status !== 'UNPAID') return;
+    const owed = await subscriptionInvoicesOwed.executeWithOptions({ summary: `Count the invoices ${state.id} still owes` }, [{ subscriptionId: state.id }]);
+    if (owed > 0) return;
     await exclusive(async () => {
       if (canApply('reactivate', state.status)) await persist(reactivate(state, Date.now()));
     });
@@ -327,7 +344,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (refund) {
       // A change made while its period's invoice was being collected gives back only if that
       // invoice was paid: then the subscription is still ACTIVE.
-      if (state.status === 'ACTIVE') await refundProrationCredit({ subscriptionId: state.id, ...refund });
+      if (state.status === 'ACTIVE') {
+        await refundProrationCredit.executeWithOptions({ summary: `Refund the proration credit ${refund.key} of ${state.id}` }, [{ subscriptionId: state.id, ...refund }]);
+      }
       continue;
     }
     const next = toCollect.shift();
@@ -342,7 +361,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
     if (cycles >= MAX_CYCLES_PER_RUN || rechecks >= MAX_RECHECKS_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await condition(() => allHandlersFinished() && !busy);
-      await continueAsNew<typeof subscriptionWorkflow>({ subscriptionId: input.subscriptionId, state, toCollect, toRefund });
+      // The attributes as this run last set them, so the next run is found by the same query.
+      await makeContinueAsNewFunc<typeof subscriptionWorkflow>({ typedSearchAttributes: workflowInfo().typedSearchAttributes })({
+        subscriptionId: input.subscriptionId,
+        state,
+        toCollect,
+        toRefund,
+      });
     }
     changed = false;
     const wake = () => changed || settledByHand || toCollect.length > 0 || toRefund.length > 0;

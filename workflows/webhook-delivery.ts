@@ -53,16 +53,19 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   for (let n = 0; ; n++) {
     const made = before + n;
     const retryInMs = made < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[made]! : null;
-    const result = await attemptWebhookDelivery({
-      eventId: input.eventId,
-      endpointId: input.endpointId,
-      attempt: input.firstAttempt + n,
-      claim,
-      // Workflow time: recorded in history, so replay passes the same instant.
-      at: new Date().toISOString(),
-      retryInMs,
-      createIfMissing: n === 0 && !input.redelivery && !input.retry,
-    });
+    const attempt = input.firstAttempt + n;
+    const result = await attemptWebhookDelivery.executeWithOptions({ summary: `Attempt ${attempt}: POST ${input.eventId} to ${input.endpointId}` }, [
+      {
+        eventId: input.eventId,
+        endpointId: input.endpointId,
+        attempt,
+        claim,
+        // Workflow time: recorded in history, so replay passes the same instant.
+        at: new Date().toISOString(),
+        retryInMs,
+        createIfMissing: n === 0 && !input.redelivery && !input.retry,
+      },
+    ]);
     if (result.status !== 'PENDING') return { status: result.status, attempts: made + 1 };
     claim = result.claim;
     await sleep(retryInMs!);

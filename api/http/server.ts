@@ -5,7 +5,7 @@ import { createContext, type ContextDependencies } from '../context';
 import { envelopeOf, toApiError } from '../errors/envelope';
 import { registerFileRoutes } from '../files/routes';
 import { openApiDocument } from '../openapi/document';
-import { referencePage } from '../openapi/reference-page';
+import { registerReferencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
@@ -78,7 +78,6 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   const routes = procedureTable(appRouter);
   const seeOther = seeOtherPaths(appRouter);
   const document = openApiDocument(options.publicUrl ?? 'http://localhost:3000');
-  const docsHtml = referencePage(document);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
@@ -105,7 +104,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   );
 
   app.get('/openapi.json', async () => document);
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml));
+  registerReferencePage(app);
   registerHealthRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
 import { bodySchemaFixes } from './body-schemas';
 import { forbidNulInStrings } from './no-nul-strings';
 import { optionalBodyPaths } from './optional-bodies';
+import { minimalExample } from './request-examples';
 
 const ERROR_ENVELOPE: SchemaObject = {
   type: 'object',
@@ -32,6 +33,10 @@ const ERROR_RESPONSES: Record<string, string> = {
   '429': 'RATE_LIMIT: quota exhausted; retry at `context.next_try_at`.',
   '500': 'INTERNAL: server-side failure; nothing internal is disclosed.',
 };
+
+interface RequestBody {
+  content?: Record<string, { schema?: SchemaObject; example?: unknown }>;
+}
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
@@ -70,13 +75,15 @@ export function openApiDocument(baseUrl: string) {
   const optionalBodies = optionalBodyPaths(appRouter);
   const bodyFixes = bodySchemaFixes(appRouter);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: { required?: boolean; content?: Record<string, { schema: SchemaObject }> } } }).post;
+    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: RequestBody & { required?: boolean } } }).post;
     if (!post) continue;
     if (optionalBodies.has(path) && post.requestBody) post.requestBody.required = false;
     const bodySchema = post.requestBody?.content?.['application/json']?.schema;
     const fix = bodyFixes.get(path);
     if (bodySchema && fix) Object.assign(bodySchema, fix.keywords, fix.strict ? { additionalProperties: false } : {});
     forbidNulInStrings(bodySchema);
+    const body = post.requestBody?.content?.['application/json'];
+    if (body?.schema && body.example === undefined) body.example = minimalExample(body.schema, (document.components?.schemas ?? {}) as Record<string, SchemaObject>);
     if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     const success = post.responses?.['200'];
     const responses: Record<string, unknown> = seeOther.has(path) ? { '303': seeOtherOpenApiResponse(success) } : { '200': success };

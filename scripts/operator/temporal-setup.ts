@@ -9,7 +9,7 @@ const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 const NOT_FOUND = 5;
 const ALREADY_EXISTS = 6;
 
-const KIND_TO_INDEXED: Record<SearchAttributeKind, temporal.api.enums.v1.IndexedValueType> = {
+export const KIND_TO_INDEXED: Record<SearchAttributeKind, temporal.api.enums.v1.IndexedValueType> = {
   KEYWORD: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
   TEXT: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
   INT: IndexedValueType.INDEXED_VALUE_TYPE_INT,

@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { ensureGoTool, isExecutable } from '../tools/go-tool';
 import { isListening } from '../net/is-listening';
+import { PLATFORM_SEARCH_ATTRIBUTES, type SearchAttributeKind } from '../../services/temporal/search-attributes';
 
 // The newest CLI release whose go.mod has no `replace` directive, so `go install` still works.
 const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -12,6 +13,16 @@ const IP = '127.0.0.1';
 const READY_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 10_000;
 const START_ATTEMPTS = 3;
+/** `--search-attribute NAME=TYPE` spells the types in CamelCase. */
+const CLI_SEARCH_ATTRIBUTE_TYPES: Record<SearchAttributeKind, string> = {
+  KEYWORD: 'Keyword',
+  TEXT: 'Text',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
 
 let pendingCli: Promise<string> | undefined;
 
@@ -127,6 +138,8 @@ async function spawnDevServer({ cli, logPath, dataDir, port, uiPort, namespace }
       // Nothing outside the package registries is reachable, so the version check would only log failures.
       '--dynamic-config-value',
       'frontend.enableServerVersionCheck=false',
+      // The workflows' starts name them: an unknown one would fail every start (docs/operators.md).
+      ...Object.entries(PLATFORM_SEARCH_ATTRIBUTES).flatMap(([name, kind]) => ['--search-attribute', `${name}=${CLI_SEARCH_ATTRIBUTE_TYPES[kind]}`]),
     ],
     { stdio: ['ignore', logFile.fd, logFile.fd] },
   );

@@ -25,7 +25,7 @@ export async function rotateApiKeySecret(
   const now = deps.now();
   const rotated = await rotateSecret(
     { tx, temporal: deps.temporal },
-    { kind: 'apiKey', ownerId: input.apiKeyId, rotationPeriodSeconds: input.rotationPeriodSeconds, now },
+    { kind: 'apiKey', ownerId: input.apiKeyId, accountId: caller.accountId, rotationPeriodSeconds: input.rotationPeriodSeconds, now },
   );
   const row = await recordRotation(tx, input.apiKeyId, rotated.expiresAt, now);
   return { row, secret: rotated.secret };

@@ -111,7 +111,7 @@ export interface FinalizeDependencies {
 export async function finalizeInvoice(deps: FinalizeDependencies, tx: Transaction, scope: Scope, invoiceId: string): Promise<InvoiceObject> {
   const row = await lockVisibleInvoice(tx, scope, invoiceId);
   const { row: saved, invoice, charged } = await finalizeDraft(tx, row, { now: deps.now() });
-  if (charged) await startInvoiceCollection(deps.temporal, saved.id);
+  if (charged) await startInvoiceCollection(deps.temporal, saved);
   return invoice;
 }
 

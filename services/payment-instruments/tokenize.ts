@@ -51,7 +51,7 @@ export async function tokenizeCard(deps: { now: () => Date; temporal: Client }, 
   });
   // Started before the commit, as api-keys/rotate does: a crash after the commit cannot
   // lose the timer, and if the commit fails the workflow finds no ACTIVE instrument.
-  await startPaymentInstrumentExpiry(deps.temporal, row.id, expiresAt);
+  await startPaymentInstrumentExpiry(deps.temporal, { id: row.id, accountId: scope.accountId, channelId: customer.channelId, customerId: customer.id }, expiresAt);
   const instrument = serializePaymentInstrument(row);
   await recordEvent(tx, {
     accountId: scope.accountId,

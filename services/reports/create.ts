@@ -52,6 +52,6 @@ export async function createReport(deps: { temporal: Client; now: () => Date }, 
     },
     select: reportSelect,
   });
-  await startReportExport(deps.temporal, row.id, row.expiresAt);
+  await startReportExport(deps.temporal, { id: row.id, accountId: scope.accountId, reportType: row.reportType }, row.expiresAt);
   return row;
 }

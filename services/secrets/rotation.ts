@@ -38,6 +38,9 @@ export interface SecretRotation {
   kind: RotatedSecretKind;
   /** The API key or webhook endpoint whose secret rotates. */
   ownerId: string;
+  /** Where the owner lives: the overlap workflow's search attributes (docs/operators.md). */
+  accountId: string;
+  channelId?: string | null;
   rotationPeriodSeconds: number;
   now: Date;
 }
@@ -68,6 +71,8 @@ export async function rotateSecret(
   if (current && rotation.rotationPeriodSeconds > 0) {
     await startSecretOverlapEnd(temporal, rotation.kind, {
       ownerId: rotation.ownerId,
+      accountId: rotation.accountId,
+      channelId: rotation.channelId,
       issuedSecretRecordId: issued.recordId,
       demotedSecretRecordId: current.id,
       expiresAt: expiresAt.toISOString(),

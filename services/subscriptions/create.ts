@@ -87,7 +87,7 @@ export async function createSubscription(
   await lockSubscriptionStart(db, state.id);
   // The run's first read waits on that lock until the commit, so the start need not wait for the
   // writes: its round trip to Temporal overlaps theirs. Either failing rolls the create back.
-  const [row] = await Promise.all([insertAndRecord(db, state, events, now), startSubscriptionWorkflow(temporal, state.id)]);
+  const [row] = await Promise.all([insertAndRecord(db, state, events, now), startSubscriptionWorkflow(temporal, state)]);
   return row;
 }
 

@@ -34,6 +34,6 @@ export async function restoreSubscription(deps: { db: Database; temporal: Client
       restore(stateOfRow(row), { expiresAt: input.expiresAt ? input.expiresAt.getTime() : null, discount: discount ?? null }, now.getTime()),
     );
     await writeSubscription(tx, row, step.state, step.events);
-    await startSubscriptionWorkflow(deps.temporal, input.subscriptionId);
+    await startSubscriptionWorkflow(deps.temporal, step.state);
   });
 }

@@ -3,7 +3,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../../domain/errors';
 import { SubscriptionRefused } from '../../domain/subscription-status';
 import type { CancelRequest } from '../../domain/subscriptions/cancellation';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { SubscriptionChanges } from '../../domain/subscriptions/update';
+import { subscriptionSubject, subscriptionSummary } from '../../domain/subscriptions/workflow-metadata';
+import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import { subscriptionWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { subscriptionWorkflow } from '../../workflows/subscription';
 import {
@@ -20,9 +23,11 @@ import type { SubscriptionObject } from './subscription-object';
  * crash after the commit cannot leave a subscription nobody bills. The run's first read waits
  * on that lock, so it sees the commit, or after a rollback no row (or a CANCELLED one, for a
  * restore), and ends. The id is reused by a restore once the previous run has closed; a run
- * still open answers 422.
+ * still open answers 422. `state` is the subscription as this transaction writes it: the run's
+ * search attributes and summary (docs/operators.md).
  */
-export async function startSubscriptionWorkflow(temporal: Client, subscriptionId: string): Promise<void> {
+export async function startSubscriptionWorkflow(temporal: Client, state: SubscriptionState): Promise<void> {
+  const subscriptionId = state.id;
   try {
     await temporal.workflow.start<typeof subscriptionWorkflow>('subscriptionWorkflow', {
       taskQueue: TASK_QUEUE,
@@ -30,6 +35,8 @@ export async function startSubscriptionWorkflow(temporal: Client, subscriptionId
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',
       args: [{ subscriptionId }],
+      typedSearchAttributes: searchAttributesOf(subscriptionSubject(state)),
+      staticSummary: subscriptionSummary(state),
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) {

@@ -47,7 +47,7 @@ export async function redeliverEvent({ tx, temporal }: { tx: Db; temporal: Clien
       await tx.webhookDelivery.create({ data: pendingDeliveryRow(event, target, now, now, 'WORKFLOW') });
     }
     // Before the commit, as everywhere: if the commit fails, the workflow finds no claim of its own and ends.
-    const running = await startRedelivery(temporal, { eventId: event.id, endpointId: target, firstAttempt, claim: now.toISOString() });
+    const running = await startRedelivery(temporal, { accountId: scope.accountId, eventId: event.id, endpointId: target, firstAttempt, claim: now.toISOString() });
     // Committing PENDING with no workflow of this claim would leave the delivery PENDING for good.
     if (!running) {
       throw new ApiError('REDELIVERY_NOT_STARTED', `The redelivery of ${event.id} to ${target} could not start at this instant; retry.`, {

@@ -10,9 +10,9 @@ import type { RetryToStart } from './sender-record';
 export async function overdueRetries(db: Database, cutoff: Date, limit: number): Promise<RetryToStart[]> {
   const rows = await db.webhookDelivery.findMany({
     where: { status: 'PENDING', handler: 'RETRY', nextAttemptAt: { lt: cutoff } },
-    select: { eventId: true, endpointId: true, attemptCount: true, nextAttemptAt: true },
+    select: { accountId: true, eventId: true, endpointId: true, attemptCount: true, nextAttemptAt: true },
     orderBy: { nextAttemptAt: 'asc' },
     take: limit,
   });
-  return rows.map((r) => ({ eventId: r.eventId, endpointId: r.endpointId, firstAttempt: r.attemptCount + 1, claim: r.nextAttemptAt!.toISOString() }));
+  return rows.map((r) => ({ accountId: r.accountId, eventId: r.eventId, endpointId: r.endpointId, firstAttempt: r.attemptCount + 1, claim: r.nextAttemptAt!.toISOString() }));
 }

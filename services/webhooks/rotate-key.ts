@@ -14,11 +14,11 @@ export async function rotateEndpointSecret(
   scope: ChannelScope,
   input: { endpointId: string; rotationPeriodSeconds: number },
 ) {
-  await lockVisibleEndpoint(tx, scope, input.endpointId);
+  const endpoint = await lockVisibleEndpoint(tx, scope, input.endpointId);
   const now = deps.now();
   const rotated = await rotateSecret(
     { tx, temporal: deps.temporal },
-    { kind: 'webhookEndpoint', ownerId: input.endpointId, rotationPeriodSeconds: input.rotationPeriodSeconds, now },
+    { kind: 'webhookEndpoint', ownerId: input.endpointId, accountId: scope.accountId, channelId: endpoint.channelId, rotationPeriodSeconds: input.rotationPeriodSeconds, now },
   );
   const row = await tx.webhookEndpoint.update({ where: { id: input.endpointId }, data: { updatedAt: now }, select: endpointSelect });
   return { row, secret: rotated.secret };

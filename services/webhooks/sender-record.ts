@@ -18,6 +18,8 @@ export interface SenderResult {
 
 /** A failed delivery handed to its retry workflow: start it once this batch has committed. */
 export interface RetryToStart {
+  /** The delivery's account: its retry workflow's AccountId (docs/operators.md). */
+  accountId: string;
   eventId: string;
   endpointId: string;
   firstAttempt: number;
@@ -53,16 +55,20 @@ export async function recordSenderResults(db: Database, results: SenderResult[])
       for (const row of rows) delivered.add(row.id);
     }
     const retrying = new Map<string, Date>();
+    const accounts = new Map<string, string>();
     if (failed.length > 0) {
-      const rows = await tx.$queryRaw<{ id: string; next_attempt_at: Date }[]>`
+      const rows = await tx.$queryRaw<{ id: string; next_attempt_at: Date; account_id: string }[]>`
         UPDATE webhook_deliveries d
         SET handler = 'RETRY', attempt_count = v.attempt, next_attempt_at = v.next, lease_until = NULL, updated_at = v.at
         FROM unnest(${failed.map((r) => r.deliveryId)}::text[], ${failed.map((r) => r.leaseUntil.toISOString())}::timestamptz[],
                     ${failed.map((r) => r.attempt)}::int[], ${failed.map((r) => r.at.toISOString())}::timestamptz[],
                     ${failed.map((r) => new Date(r.at.getTime() + RETRY_DELAYS_MS[r.attempt - 1]!).toISOString())}::timestamptz[]) AS v(id, lease, attempt, at, next)
         WHERE d.id = v.id AND d.status = 'PENDING' AND d.handler = 'SENDER' AND d.lease_until = v.lease
-        RETURNING d.id, d.next_attempt_at`;
-      for (const row of rows) retrying.set(row.id, row.next_attempt_at);
+        RETURNING d.id, d.next_attempt_at, d.account_id`;
+      for (const row of rows) {
+        retrying.set(row.id, row.next_attempt_at);
+        accounts.set(row.id, row.account_id);
+      }
     }
 
     const ours = results.filter((r) => delivered.has(r.deliveryId) || retrying.has(r.deliveryId));
@@ -78,6 +84,6 @@ export async function recordSenderResults(db: Database, results: SenderResult[])
     }
     return failed
       .filter((r) => retrying.has(r.deliveryId))
-      .map((r) => ({ eventId: r.eventId, endpointId: r.endpointId, firstAttempt: r.attempt + 1, claim: retrying.get(r.deliveryId)!.toISOString() }));
+      .map((r) => ({ accountId: accounts.get(r.deliveryId)!, eventId: r.eventId, endpointId: r.endpointId, firstAttempt: r.attempt + 1, claim: retrying.get(r.deliveryId)!.toISOString() }));
   });
 }

@@ -1,5 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { invoiceCollectionSubject, invoiceCollectionSummary, type CollectedInvoice } from '../../domain/invoice-collection-metadata';
 import { invoiceCollectionWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
+import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { invoiceCollectionWorkflow } from '../../workflows/invoice-collection';
 import { invoiceStatusChangedSignal } from '../../workflows/invoice-collection-messages';
 
@@ -8,11 +10,13 @@ import { invoiceStatusChangedSignal } from '../../workflows/invoice-collection-m
  * transaction, before the commit: started after it, a crash in between would leave an OPEN
  * invoice nobody charges. If the commit fails instead, the workflow reads a DRAFT and ends.
  */
-export async function startInvoiceCollection(temporal: Client, invoiceId: string): Promise<void> {
+export async function startInvoiceCollection(temporal: Client, invoice: CollectedInvoice): Promise<void> {
   await temporal.workflow.start<typeof invoiceCollectionWorkflow>('invoiceCollectionWorkflow', {
     taskQueue: TASK_QUEUE,
-    workflowId: invoiceCollectionWorkflowId(invoiceId),
-    args: [{ invoiceId }],
+    workflowId: invoiceCollectionWorkflowId(invoice.id),
+    args: [{ invoiceId: invoice.id }],
+    typedSearchAttributes: searchAttributesOf(invoiceCollectionSubject(invoice)),
+    staticSummary: invoiceCollectionSummary(invoice),
   });
 }
 

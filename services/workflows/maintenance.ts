@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { IDEMPOTENCY_PURGE_WORKFLOW_ID, PAYMENT_SWEEP_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
+import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
 import type { paymentSweepWorkflow } from '../../workflows/payment-sweep';
 
@@ -10,6 +11,9 @@ export async function ensureIdempotencyPurge(temporal: Client): Promise<void> {
     workflowId: IDEMPOTENCY_PURGE_WORKFLOW_ID,
     workflowIdConflictPolicy: 'USE_EXISTING',
     args: [{ intervalMinutes: 60 }],
+    // Platform-wide: no account; ResourceId names the housekeeping itself (docs/operators.md).
+    typedSearchAttributes: searchAttributesOf({ resourceId: IDEMPOTENCY_PURGE_WORKFLOW_ID }),
+    staticSummary: 'Purge expired idempotency records and v1 restore requests hourly',
   });
 }
 
@@ -20,5 +24,7 @@ export async function ensurePaymentSweep(temporal: Client): Promise<void> {
     workflowId: PAYMENT_SWEEP_WORKFLOW_ID,
     workflowIdConflictPolicy: 'USE_EXISTING',
     args: [{ intervalMinutes: 5 }],
+    typedSearchAttributes: searchAttributesOf({ resourceId: PAYMENT_SWEEP_WORKFLOW_ID }),
+    staticSummary: 'Finish abandoned manual pays and refunds every 5 minutes',
   });
 }

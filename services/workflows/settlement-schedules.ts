@@ -1,6 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { MONTHLY_STATEMENT_SCHEDULE_ID, SETTLEMENT_SCHEDULE_ID, TASK_QUEUE } from '../../domain/workflow-ids';
+import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { monthlyStatementWorkflow } from '../../workflows/monthly-statement';
 import type { settlementWorkflow } from '../../workflows/settlement';
 
@@ -13,7 +14,16 @@ import type { settlementWorkflow } from '../../workflows/settlement';
 export const SETTLEMENT_SCHEDULE: ScheduleOptions<ScheduleOptionsStartWorkflowAction<typeof settlementWorkflow>> = {
   scheduleId: SETTLEMENT_SCHEDULE_ID,
   spec: { calendars: [{ hour: 2, minute: 0, comment: 'Daily at 02:00 UTC: settle the previous UTC day' }] },
-  action: { type: 'startWorkflow', workflowType: 'settlementWorkflow', taskQueue: TASK_QUEUE, workflowId: SETTLEMENT_SCHEDULE_ID, args: [{}] },
+  action: {
+    type: 'startWorkflow',
+    workflowType: 'settlementWorkflow',
+    taskQueue: TASK_QUEUE,
+    workflowId: SETTLEMENT_SCHEDULE_ID,
+    args: [{}],
+    // Every account's settlements at once: ResourceId names the Schedule (docs/operators.md).
+    typedSearchAttributes: searchAttributesOf({ resourceId: SETTLEMENT_SCHEDULE_ID }),
+    staticSummary: "Settle the previous UTC day's payments of every account",
+  },
   policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL, catchupWindow: '7 days' },
 };
 
@@ -26,6 +36,8 @@ export const MONTHLY_STATEMENT_SCHEDULE: ScheduleOptions<ScheduleOptionsStartWor
     taskQueue: TASK_QUEUE,
     workflowId: MONTHLY_STATEMENT_SCHEDULE_ID,
     args: [{}],
+    typedSearchAttributes: searchAttributesOf({ resourceId: MONTHLY_STATEMENT_SCHEDULE_ID }),
+    staticSummary: "Build and upload the previous month's statements of every account",
   },
   policies: { overlap: ScheduleOverlapPolicy.BUFFER_ALL, catchupWindow: '31 days' },
 };

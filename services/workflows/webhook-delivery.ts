@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { TASK_QUEUE, webhookDeliveryWorkflowId } from '../../domain/workflow-ids';
+import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
 
 /**
@@ -7,13 +8,14 @@ import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workfl
  * is running or has closed, so a redelivery repeated starts nothing twice. Returns whether this
  * call started it.
  */
-export async function startWebhookDelivery(temporal: Client, workflowId: string, input: WebhookDeliveryInput): Promise<boolean> {
+export async function startWebhookDelivery(temporal: Client, workflowId: string, input: WebhookDeliveryInput, accountId: string): Promise<boolean> {
   try {
     await temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
       taskQueue: TASK_QUEUE,
       workflowId,
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       args: [input],
+      ...deliveryMetadata(accountId, input),
     });
     return true;
   } catch (error) {
@@ -39,20 +41,36 @@ export function webhookRedeliveryWorkflowId(deliveryWorkflowId: string, firstAtt
  * a run still going is kept (USE_EXISTING), a closed one may be followed by a new run, and the
  * attempt's claim check keeps two runs from both recording.
  */
-export async function startDeliveryRetry(temporal: Client, retry: { eventId: string; endpointId: string; firstAttempt: number; claim: string }): Promise<void> {
-  const { eventId, endpointId, firstAttempt, claim } = retry;
+export async function startDeliveryRetry(
+  temporal: Client,
+  retry: { accountId: string; eventId: string; endpointId: string; firstAttempt: number; claim: string },
+): Promise<void> {
+  const { accountId, eventId, endpointId, firstAttempt, claim } = retry;
+  const input = { eventId, endpointId, firstAttempt, claim, retry: true };
   await temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
     taskQueue: TASK_QUEUE,
     workflowId: webhookDeliveryWorkflowId(eventId, endpointId),
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    args: [{ eventId, endpointId, firstAttempt, claim, retry: true }],
+    args: [input],
+    ...deliveryMetadata(accountId, input),
   });
 }
 
+/** A delivery's workflow is found by its endpoint (ResourceId) and account; the event is in its summary. */
+function deliveryMetadata(accountId: string, input: WebhookDeliveryInput) {
+  return {
+    typedSearchAttributes: searchAttributesOf({ resourceId: input.endpointId, accountId }),
+    staticSummary: `Deliver ${input.eventId} to ${input.endpointId} from attempt ${input.firstAttempt}`,
+  };
+}
+
 /** A new round of attempts of a delivery from `firstAttempt` on, claimed at `claim`. */
-export function startRedelivery(temporal: Client, redelivery: { eventId: string; endpointId: string; firstAttempt: number; claim: string }): Promise<boolean> {
-  const { eventId, endpointId, firstAttempt, claim } = redelivery;
+export function startRedelivery(
+  temporal: Client,
+  redelivery: { accountId: string; eventId: string; endpointId: string; firstAttempt: number; claim: string },
+): Promise<boolean> {
+  const { accountId, eventId, endpointId, firstAttempt, claim } = redelivery;
   const workflowId = webhookRedeliveryWorkflowId(webhookDeliveryWorkflowId(eventId, endpointId), firstAttempt, claim);
-  return startWebhookDelivery(temporal, workflowId, { eventId, endpointId, firstAttempt, claim, redelivery: true });
+  return startWebhookDelivery(temporal, workflowId, { eventId, endpointId, firstAttempt, claim, redelivery: true }, accountId);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import type { SecretCache } from '../../api/auth/secret-cache';
@@ -46,6 +46,8 @@ export interface PlatformOptions {
   /** Cache secret records as production does; off by default so each request reads the database. */
   secretCache?: SecretCache;
   bodyLimitBytes?: number;
+  /** A running Temporal server (e.g. the CLI dev server, which has visibility queries) instead of the time-skipping one. */
+  temporalAddress?: string;
 }
 
 /**
@@ -66,7 +68,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   // The webhook tests deliver to receivers on 127.0.0.1 (docs/webhooks.md, "Where deliveries may go").
   process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
   const database: TestDatabase = await createTestDatabase();
-  const env = await createTestWorkflowEnvironment();
+  const env = options.temporalAddress
+    ? await TestWorkflowEnvironment.createFromExistingServer({ address: options.temporalAddress })
+    : await createTestWorkflowEnvironment();
   const { db } = database;
   const workflowBundle = { codePath: process.env.TEST_WORKFLOW_BUNDLE! };
   // No workflow cache: each task replays the whole history, so every test also proves replay

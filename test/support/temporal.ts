@@ -1,5 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureTestServerExecutable } from '../../scripts/temporal/test-server';
+import { KIND_TO_INDEXED } from '../../scripts/operator/temporal-setup';
+import { PLATFORM_SEARCH_ATTRIBUTES } from '../../services/temporal/search-attributes';
 
 /**
  * A time-skipping Temporal environment backed by the Java test server from Maven Central
@@ -16,12 +18,21 @@ export async function createTestWorkflowEnvironment(): Promise<TestWorkflowEnvir
   // can miss that several times in a row (seen with three), so a failed start is tried again
   // before the test file gives up.
   for (let attempt = 1; ; attempt++) {
+    let env: TestWorkflowEnvironment;
     try {
-      return await TestWorkflowEnvironment.createTimeSkipping({
+      env = await TestWorkflowEnvironment.createTimeSkipping({
         server: { executable: { type: 'existing-path', path } },
       });
     } catch (error) {
       if (attempt === 6) throw error;
+      continue;
     }
+    // The test server refuses a start naming a search attribute it was not told of. It has no
+    // ListSearchAttributes, and a new server knows none: all are added.
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(Object.entries(PLATFORM_SEARCH_ATTRIBUTES).map(([name, kind]) => [name, KIND_TO_INDEXED[kind]])),
+    });
+    return env;
   }
 }
