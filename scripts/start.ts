@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   };
   // The Temporal runtime would shut the worker down by itself on a signal, cutting the ordered
   // shutdown short. This launcher owns the signals instead.
-  Runtime.install({ ...(await workerRuntime()).options, shutdownSignals: [] });
+  // No worker health server here: the SDK's exporter runs only where TEMPORAL_METRICS_ADDRESS puts it.
+  Runtime.install({ ...(await workerRuntime({ TEMPORAL_METRICS_ADDRESS: process.env.TEMPORAL_METRICS_ADDRESS })).options, shutdownSignals: [] });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
     process.on(signal, () => void stopAll(0));
