@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { Database } from '../prisma/client';
 import { registerBusinessMetrics } from '../services/metrics/business-metrics';
+import { processMetrics } from '../services/metrics/process-metrics';
 
 /**
  * The worker's `/metrics` (docs/operators.md, "Metrics"): the process's own and the business
@@ -9,14 +10,15 @@ import { registerBusinessMetrics } from '../services/metrics/business-metrics';
  * with `temporal_`, ours with `billing_`, Node's with `process_` or `nodejs_`.
  */
 export class WorkerMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
 
   constructor(
     db: Database,
     private readonly sdkMetricsAddress?: string,
   ) {
-    collectDefaultMetrics({ register: this.registry });
-    registerBusinessMetrics(this.registry, db);
+    const business = new Registry();
+    registerBusinessMetrics(business, db);
+    this.registry = Registry.merge([processMetrics(), business]);
   }
 
   get contentType(): string {
