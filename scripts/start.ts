@@ -6,7 +6,10 @@ import { apiConfigFromEnv } from '../api/config';
 import { ensureUrlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from '../api/secrets/card-fingerprint-key';
 import { ensureSecretsKey, secretsKey } from '../services/secrets/secrets-key';
+import { ApiMetrics } from '../api/http/metrics';
 import { buildServer } from '../api/http/server';
+import { registerBusinessMetrics } from '../services/metrics/business-metrics';
+import { workerRuntime } from '../worker/runtime-options';
 import { createDatabase } from '../prisma/client';
 import { temporalConfigured, temporalSettings } from '../services/temporal/connection-settings';
 import { createWorker, drainWorkerBackground } from '../worker/create-worker';
@@ -45,7 +48,8 @@ async function main(): Promise<void> {
   };
   // The Temporal runtime would shut the worker down by itself on a signal, cutting the ordered
   // shutdown short. This launcher owns the signals instead.
-  Runtime.install({ shutdownSignals: [] });
+  // No worker health server here: the SDK's exporter runs only where TEMPORAL_METRICS_ADDRESS puts it.
+  Runtime.install({ ...(await workerRuntime({ TEMPORAL_METRICS_ADDRESS: process.env.TEMPORAL_METRICS_ADDRESS })).options, shutdownSignals: [] });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
     process.on(signal, () => void stopAll(0));
@@ -104,9 +108,12 @@ async function main(): Promise<void> {
     await ensureMaintenanceWorkflows(temporalClient);
     const config = apiConfigFromEnv(db);
     const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${config.port}`;
+    // One process runs both here, so the API's /metrics carries the worker's business gauges too.
+    const metrics = new ApiMetrics();
+    registerBusinessMetrics(metrics.registry, db);
     const server = buildServer(
       { db, temporal: temporalClient, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
-      { bodyLimitBytes: config.bodyLimitBytes, logLevel: process.env.LOG_LEVEL ?? 'warn', publicUrl },
+      { bodyLimitBytes: config.bodyLimitBytes, logLevel: process.env.LOG_LEVEL ?? 'warn', publicUrl, metrics },
     );
     await server.listen({ port: config.port, host: config.host });
     stops.push(() => server.close());

@@ -1,11 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { secretsKey } from '../services/secrets/secrets-key';
 import { temporalSettings } from '../services/temporal/connection-settings';
 import { createDatabase } from '../prisma/client';
 import { createWorker, drainWorkerBackground } from './create-worker';
 import { startWorkerHealthServer } from './health-server';
 import { ensureMaintenanceWorkflows } from './maintenance';
+import { WorkerMetrics } from './metrics';
+import { workerRuntime } from './runtime-options';
 import { maxCachedWorkflowsFromEnv } from './workflow-cache';
 import { bundleWorkflowsInChild } from './workflow-bundle';
 
@@ -15,6 +17,8 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
   // Webhook deliveries sign with sealed secrets: without the key every one of them would fail.
   secretsKey();
+  const runtime = await workerRuntime();
+  Runtime.install(runtime.options);
   const maxCachedWorkflows = maxCachedWorkflowsFromEnv();
   const db = createDatabase(databaseUrl, Number(process.env.DATABASE_POOL_SIZE ?? 20));
   const { connectionOptions, namespace } = temporalSettings();
@@ -31,7 +35,7 @@ async function main(): Promise<void> {
   const temporal = new Client({ connection: clientConnection, namespace });
   await ensureMaintenanceWorkflows(temporal);
   const healthPort = Number(process.env.WORKER_HEALTH_PORT ?? 0);
-  const health = healthPort > 0 ? await startWorkerHealthServer(healthPort, { worker, db, temporal }) : undefined;
+  const health = healthPort > 0 ? await startWorkerHealthServer(healthPort, { worker, db, temporal, metrics: new WorkerMetrics(db, runtime.sdkMetricsAddress) }) : undefined;
   // The SDK shuts the worker down gracefully on SIGINT and SIGTERM; run() resolves after it drains.
   await worker.run();
   await drainWorkerBackground(worker);

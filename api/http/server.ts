@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { createContext, type ContextDependencies } from '../context';
@@ -9,8 +9,10 @@ import { registerReferencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
+import { createLogger, type Logger } from '../../services/logging/logger';
 import { registerHealthRoutes } from './health';
 import { refuseNulCharacters } from './nul-characters';
+import { ApiMetrics, registerMetrics } from './metrics';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
 
@@ -20,6 +22,10 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export interface ServerOptions {
   bodyLimitBytes?: number;
   logLevel?: string;
+  /** The logger to write to (services/logging/logger.ts); by default one is made at `logLevel`, none when that is absent or `silent`. */
+  logger?: Logger;
+  /** Where the counters live; a fresh set per server by default. */
+  metrics?: ApiMetrics;
   publicUrl?: string;
 }
 
@@ -62,16 +68,13 @@ function parseBody(raw: string): unknown {
  * with a `request-id`.
  */
 export function buildServer(deps: ContextDependencies, options: ServerOptions = {}): FastifyInstance {
+  const logger = options.logger ?? (options.logLevel && options.logLevel !== 'silent' ? createLogger({ name: 'api', level: options.logLevel }) : undefined);
   const app = Fastify({
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-    logger:
-      options.logLevel && options.logLevel !== 'silent'
-        ? {
-            level: options.logLevel,
-            // Signed file links carry their signature in the query string: log the path only.
-            serializers: { req: (request) => ({ method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip }) },
-          }
-        : false,
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
+    // Every line a request logs carries its id as `request_id`, the value of the `request-id` header.
+    // Probes and scrapes come every few seconds and say nothing about a request: their lines would drown the rest.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: (request) => /^\/(metrics|health)/.test(request.url ?? '') }),
     genReqId: () => newId('request'),
     requestIdHeader: false,
   });
@@ -106,6 +109,10 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   app.get('/openapi.json', async () => document);
   registerReferencePage(app);
   registerHealthRoutes(app, deps);
+  registerMetrics(app, options.metrics ?? new ApiMetrics(), (request) => {
+    const path = request.url.split('?')[0]!;
+    return routes.has(path) ? path.slice('/v2/'.length) : undefined;
+  });
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);
 

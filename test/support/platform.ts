@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type RuntimeOptions, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import type { SecretCache } from '../../api/auth/secret-cache';
 import { buildServer } from '../../api/http/server';
@@ -30,6 +30,8 @@ export interface Platform {
   db: Database;
   env: TestWorkflowEnvironment;
   server: FastifyInstance;
+  /** The worker running now; restartWorker replaces it (usePlatform's handle keeps the first). */
+  readonly worker: Worker;
   baseUrl: string;
   accountId: string;
   channelIds: [string, string, string];
@@ -48,6 +50,8 @@ export interface PlatformOptions {
   bodyLimitBytes?: number;
   /** A running Temporal server (e.g. the CLI dev server, which has visibility queries) instead of the time-skipping one. */
   temporalAddress?: string;
+  /** The Temporal Runtime of the test file, installed by its first platform (a file's later platforms share it). */
+  runtime?: RuntimeOptions;
 }
 
 /**
@@ -58,7 +62,7 @@ let runtimeInstalled = false;
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
   if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install(options.runtime ?? { logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
   }
   // One key for every platform of the process, so a link signed by one verifies on another.
@@ -120,6 +124,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     db,
     env,
     server,
+    get worker() {
+      return worker;
+    },
     baseUrl,
     accountId: account.id,
     channelIds: channels.map((c) => c.id) as [string, string, string],

@@ -1,0 +1,24 @@
+import { luhnValid } from './cards';
+import { ID_PREFIXES } from './ids';
+
+export const REDACTED = '[REDACTED]';
+
+const SECRET_PREFIXES = [ID_PREFIXES.apiKeySecret, ID_PREFIXES.webhookSecret];
+const SECRET = new RegExp(`(?:${SECRET_PREFIXES.join('|')})[A-Za-z0-9_-]+`, 'g');
+/** Any credential after an auth scheme, whatever its shape: a key the platform never issued is still someone's secret. */
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
+/** 12 to 19 digits, optionally grouped by spaces or dashes, not part of a longer word or number. */
+const DIGIT_RUN = /(?<![\w.-])\d(?:[ -]?\d){11,18}(?![\w])/g;
+
+/**
+ * A log line with every secret the platform knows the shape of taken out: API key and webhook
+ * secrets, whatever follows `Bearer`/`Basic`, and card numbers (a digit run that passes the Luhn
+ * check). Applied to the whole serialized line, so a secret quoted inside an error message or a
+ * nested field is caught as well as one in a named field.
+ */
+export function redactSecrets(line: string): string {
+  return line
+    .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${REDACTED}`)
+    .replace(SECRET, REDACTED)
+    .replace(DIGIT_RUN, (run) => (luhnValid(run.replace(/[ -]/g, '')) ? REDACTED : run));
+}
