@@ -1,15 +1,19 @@
-import { newId } from '../../domain/ids';
 import { appendBalanceTransaction, readBalance, readBalances } from '../../services/customer-balance/append-transaction';
 import { findLedgerDisagreements } from '../../services/customer-balance/ledger-check';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { seedAccount, seedCustomer } from '../payments/fixtures';
 
 /** docs/customer-balance.md, "The ledger": appends serialise on the balance row and chain their ending balances. */
 let database: TestDatabase;
-const accountId = newId('account');
+let accountId: string;
+let channelId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  ({ accountId, channelIds: [channelId] } = await seedAccount(database.db));
 });
+
+const newCustomer = () => seedCustomer(database.db, { accountId, channelId });
 
 afterAll(() => database?.drop());
 
@@ -23,7 +27,7 @@ function append(customerId: string, amount: number, currency = 'USD') {
 
 describe('the customer balance ledger', () => {
   it('chains ending balances per (customer, currency) and the balance is the ledger sum', async () => {
-    const customerId = newId('customer');
+    const customerId = await newCustomer();
     const first = await append(customerId, -1_000);
     const second = await append(customerId, 250);
     const euros = await append(customerId, -70, 'EUR');
@@ -37,7 +41,7 @@ describe('the customer balance ledger', () => {
   });
 
   it('serialises 40 concurrent appends: no sequence forks, the chain and the sum agree', async () => {
-    const customerId = newId('customer');
+    const customerId = await newCustomer();
     const amounts = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 17 : -(i + 1)));
     await Promise.all(amounts.map((amount) => append(customerId, amount)));
     const rows = await database.db.customerBalanceTransaction.findMany({ where: { customerId }, orderBy: { sequence: 'asc' } });
@@ -49,7 +53,7 @@ describe('the customer balance ledger', () => {
   });
 
   it('refuses a movement that would leave the integer range and leaves the balance as it was', async () => {
-    const customerId = newId('customer');
+    const customerId = await newCustomer();
     await append(customerId, 2_000_000_000);
     await expect(append(customerId, 200_000_000)).rejects.toMatchObject({ code: 'BALANCE_OUT_OF_RANGE' });
     expect(await readBalance(database.db, { customerId, currency: 'USD' })).toBe(2_000_000_000);
@@ -57,7 +61,7 @@ describe('the customer balance ledger', () => {
   });
 
   it('reports a stored balance that drifted from its ledger', async () => {
-    const customerId = newId('customer');
+    const customerId = await newCustomer();
     await append(customerId, -500);
     await database.db.$executeRaw`UPDATE customer_balances SET balance = -600 WHERE customer_id = ${customerId}`;
     await database.db.$executeRaw`UPDATE customer_balance_transactions SET ending_balance = -400 WHERE customer_id = ${customerId}`;
