@@ -1,5 +1,6 @@
 import { findLedgerDisagreements } from '../../services/customer-balance/ledger-check';
 import { usePlatform, type Platform } from '../support/platform';
+import { eventsOf, merchant, providerChargesOf, waitFor } from '../invoices-payments/fixtures';
 
 /** docs/customer-balance.md: the operations, the customer object, and the balance at finalization. */
 const platform = usePlatform();
@@ -150,5 +151,32 @@ describe('the balance at finalization', () => {
     expect(rows.reduce((sum, row) => sum + row.amount, 0)).toBe(-granted + spent);
     expect((await ok('customers/get', { id: cust.id })).balances).toEqual({ EUR: 0 });
     await noDisagreement(cust.id);
+  });
+});
+
+describe('collection of an invoice that took balance', () => {
+  it('charges amount_due, not the total; the dunning payload carries amount_due and both balance fields', async () => {
+    const m = merchant(platform);
+    const customerId = await m.customer();
+    await m.setDefaultInstrument(customerId, await m.card(customerId, '4000000000009995'));
+    await adjust(customerId, -4_000);
+    const invoice = await m.openInvoice(customerId, { collection_method: 'CHARGE_AUTOMATICALLY' });
+    await waitFor('dunning', async () => (await platform.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status === 'DUNNING');
+    const started = (await eventsOf(platform, invoice.id)).find((e) => e.eventType === 'INVOICE_DUNNING_STARTED')!;
+    expect((started.data as { invoice: unknown }).invoice).toMatchObject({
+      status: 'DUNNING',
+      total_amount: 10_000,
+      amount_due: 6_000,
+      amount_details: { subtotal: 10_000, discount: 0, taxable: 10_000, tax: 0, balance_applied: 4_000, balance_credited: 0 },
+    });
+    // Every attempt at the provider (routing may try more than one) asked for amount_due.
+    const charged = (await providerChargesOf(platform, invoice.id)).map((charge) => charge.amount);
+    expect(charged.length).toBeGreaterThan(0);
+    expect(new Set(charged)).toEqual(new Set([6_000]));
+
+    // Paid by hand with a good card: the payment takes 6,000 and nothing is left due.
+    const paid = await ok('invoices/pay', { id: invoice.id, payment_instrument_id: await m.card(customerId, '4242424242424242') });
+    expect(paid.payment).toMatchObject({ status: 'SUCCEEDED', amount: 6_000 });
+    expect(await platform.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).toMatchObject({ status: 'PAID', amountPaid: 6_000, amountDue: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import { appendBalanceTransaction, readBalance, readBalances } from '../../services/customer-balance/append-transaction';
 import { findLedgerDisagreements } from '../../services/customer-balance/ledger-check';
+import { checkBalances, setProrationCredit } from '../../scripts/operator/customer-balance';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { seedAccount, seedCustomer } from '../payments/fixtures';
 
@@ -68,5 +69,16 @@ describe('the customer balance ledger', () => {
     expect(await findLedgerDisagreements(database.db, { accountId, customerId })).toEqual([
       { customerId, currency: 'USD', storedBalance: -600, ledgerSum: -500, storedLastSequence: 1, ledgerCount: 1, brokenLinks: 1 },
     ]);
+  });
+
+  it('operator commands: check-balances lists what disagrees, set-proration-credit takes the two destinations only', async () => {
+    const customerId = await newCustomer();
+    await append(customerId, -10);
+    await database.db.$executeRaw`UPDATE customer_balances SET last_sequence = 5 WHERE customer_id = ${customerId}`;
+    expect((await checkBalances(database.db, accountId)).map((d) => d.customerId)).toContain(customerId);
+    expect(await setProrationCredit(database.db, accountId, 'REFUND')).toEqual({ id: accountId, proration_credit: 'REFUND' });
+    expect((await database.db.account.findUniqueOrThrow({ where: { id: accountId } })).prorationCredit).toBe('REFUND');
+    await expect(setProrationCredit(database.db, accountId, 'CASH')).rejects.toThrow(/CUSTOMER_BALANCE, REFUND/);
+    await expect(setProrationCredit(database.db, 'acct_nobody', 'REFUND')).rejects.toThrow(/does not exist/);
   });
 });
