@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { serializeBalanceTransaction } from '../../services/customer-balance/transaction-object';
-import { listBalanceTransactions } from '../../services/customer-balance/list-transactions';
+import { listBalanceTransactions as listLedgerRows } from '../../services/customer-balance/list-transactions';
 import { operationScope } from '../auth/channel-scope';
 import { dateTimeCondition, dateTimeRangeFilter, stringCondition, valueFilter } from '../common/filters';
 import { paginate, paginationRequest, paginationResponse } from '../common/pagination';
@@ -24,7 +24,7 @@ export const listBalanceTransactionsRequest = z.strictObject({
 
 export const listBalanceTransactionsResponse = z.object({ items: z.array(balanceTransactionObject), pagination: paginationResponse });
 
-export const listBalanceTransactionsProcedure = authorizedProcedure
+export const listBalanceTransactions = authorizedProcedure
   .meta(
     operation('customer-balance-transactions/list', {
       summary: 'List a customer’s balance transactions, newest first',
@@ -36,15 +36,15 @@ export const listBalanceTransactionsProcedure = authorizedProcedure
   .query(({ ctx, input }) => {
     const filters = input.filters ?? {};
     const conditions = {
-      ...(filters.currency ? { currency: stringCondition(filters.currency) as { equals: string } | { in: string[] } } : {}),
-      ...(filters.type ? { type: stringCondition(filters.type) as { equals: z.infer<typeof balanceTransactionType> } } : {}),
+      ...(filters.currency ? { currency: stringCondition(filters.currency) } : {}),
+      ...(filters.type ? { type: stringCondition(filters.type) } : {}),
       ...(filters.created_at ? { createdAt: dateTimeCondition(filters.created_at) } : {}),
     };
     const scope = operationScope(ctx.principal, input.channel_id);
     return paginate(
       input.pagination,
       requestHash('customer-balance-transactions/list', { customer_id: input.customer_id, filters, channel_id: input.channel_id }),
-      (beforeId, take) => listBalanceTransactions(ctx.db, scope, { customerId: input.customer_id, filters: conditions, beforeId, take }),
+      (beforeId, take) => listLedgerRows(ctx.db, scope, { customerId: input.customer_id, filters: conditions, beforeId, take }),
       serializeBalanceTransaction,
     );
   });

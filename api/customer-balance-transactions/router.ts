@@ -1,8 +1,8 @@
 import { router } from '../trpc';
 import { createBalanceTransaction } from './create';
-import { listBalanceTransactionsProcedure } from './list';
+import { listBalanceTransactions } from './list';
 
 export const customerBalanceTransactionsRouter = router({
   create: createBalanceTransaction,
-  list: listBalanceTransactionsProcedure,
+  list: listBalanceTransactions,
 });

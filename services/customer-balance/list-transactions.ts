@@ -1,12 +1,11 @@
-import type { BalanceTransactionType } from '../../domain/balance-transactions';
 import type { Prisma } from '../../prisma/client';
 import { visibleCustomer } from '../customers/rules';
 import type { Scope } from '../scope';
 import type { BalanceTransactionRow } from './append-transaction';
 
 export interface TransactionFilters {
-  currency?: { equals: string } | { in: string[] };
-  type?: { equals: BalanceTransactionType } | { in: BalanceTransactionType[] };
+  currency?: Prisma.StringFilter;
+  type?: Prisma.StringFilter;
   createdAt?: { gte?: Date; lt?: Date };
 }
 

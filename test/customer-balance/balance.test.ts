@@ -76,6 +76,16 @@ describe('customer-balance-transactions', () => {
     expect(second).toEqual(first);
     expect((await ok('customers/get', { id: cust.id })).balances).toEqual({ EUR: -400 });
   });
+
+  it('are in the OpenAPI document, the create with Idempotency-Key, and the customer and invoice objects carry the new fields', async () => {
+    const document: any = await (await fetch(`${platform.baseUrl}/openapi.json`)).json();
+    const create = document.paths['/v2/customer-balance-transactions/create'].post;
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['customer_id', 'currency', 'amount', 'description']);
+    expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
+    expect(document.paths['/v2/customer-balance-transactions/list'].post.requestBody.content['application/json'].schema.required).toEqual(['customer_id']);
+    expect(document.components.schemas.IndividualCustomer.properties.balances).toBeDefined();
+    expect(document.components.schemas.Invoice.properties.amount_details.properties.balance_credited).toBeDefined();
+  });
 });
 
 describe('the balance at finalization', () => {
