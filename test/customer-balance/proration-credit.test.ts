@@ -1,5 +1,6 @@
 import { findLedgerDisagreements } from '../../services/customer-balance/ledger-check';
 import type { Platform } from '../support/platform';
+import { reports } from '../reports/fixtures';
 import { DAY, MINUTE, waitFor, useSubscriptionPlatform, type SubscriptionSteps } from '../subscriptions/fixtures';
 
 /** docs/customer-balance.md, "Proration credits": a downgrade's credit goes to the customer balance by default. */
@@ -49,6 +50,19 @@ describe('proration credits', () => {
     expect((await platform.db.payment.findFirstOrThrow({ where: { invoiceId: renewal.id, status: 'SUCCEEDED' } })).amount).toBe(400);
     expect((await s.ok('customers/get', { id: customerId })).balances).toEqual({ EUR: 0 });
     expect(await findLedgerDisagreements(platform.db, { accountId: platform.accountId, customerId })).toEqual([]);
+
+    // The INVOICES report shows the credit invoice's negative amounts and the renewal's own, as the API does.
+    const from = new Date(credit.createdAt.getTime() - 1_000).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const to = new Date(renewal.createdAt.getTime() + 1_000).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const { rows } = await reports(platform).csvOf({ report_type: 'INVOICES', date_from: from, date_to: to });
+    for (const invoice of [credit, renewal]) {
+      const shown = await s.ok('invoices/get', { id: invoice.id });
+      const row = rows.find((r) => r.id === invoice.id)!;
+      expect([row.total_amount, row.amount_details_subtotal, row.amount_details_taxable, row.amount_details_tax]).toEqual(
+        [shown.total_amount, shown.amount_details.subtotal, shown.amount_details.taxable, shown.amount_details.tax].map(String),
+      );
+    }
+    expect(rows.find((r) => r.id === credit.id)!.total_amount).toBe('-300');
   });
 
   it('refunds instead when the account is set to REFUND, and a change can still ask for the balance', async () => {
