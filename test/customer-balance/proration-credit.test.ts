@@ -87,4 +87,28 @@ describe('proration credits', () => {
       await platform.db.account.update({ where: { id: platform.accountId }, data: { prorationCredit: 'CUSTOMER_BALANCE' } });
     }
   });
+
+  it('credits a taxed downgrade with its tax: the credit invoice is the exact negative of what the seat charged', async () => {
+    // 700 a week plus 20 % EXCLUSIVE tax, two seats to one with three days of seven left: 300 back and its 60 of tax.
+    const { customerId } = await s.payer();
+    await s.ok('customers/patch', { id: customerId, address: { country: 'DEU', city: 'Berlin' } });
+    const product = await s.ok('products/create', { name: 'Taxed seat' });
+    const priceId = (await s.ok('product-prices/create', { product_id: product.id, currency: 'EUR', amount: 700, billing_type: 'RECURRING', billing_period_config: { value: 1, unit: 'WEEK' } })).id;
+    const startsAt = await s.soon();
+    const created = await s.ok('subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: priceId, quantity: 2, tax: { mode: 'EXCLUSIVE', rate: 20 } }],
+      starts_at: startsAt,
+    });
+    await s.sleep(2 * MINUTE);
+    await s.statusBecomes(created.id, 'ACTIVE');
+    await s.sleep(Date.parse(startsAt) + 4 * DAY - (await s.now()));
+    await s.ok('subscriptions/update', { id: created.id, line_items: { update: [{ id: created.line_items[0].id, quantity: 1 }] } });
+
+    const credit = await creditInvoiceOf(created.id);
+    expect(credit).toMatchObject({ status: 'PAID', totalAmount: -360, amountDue: 0 });
+    expect(credit.amountDetails).toMatchObject({ subtotal: -300, taxable: -300, tax: -60, balance_credited: 360 });
+    expect(credit.lineItems[0]).toMatchObject({ amount: -300, taxMode: 'EXCLUSIVE', tax: -60 });
+    expect((await s.ok('customers/get', { id: customerId })).balances).toEqual({ EUR: -360 });
+  });
 });
