@@ -32,6 +32,7 @@ export const ID_PREFIXES = {
   webhookDeliveryAttempt: 'what_',
   report: 'rprt_',
   settlementFile: 'sttf_',
+  customerBalanceTransaction: 'cbtx_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

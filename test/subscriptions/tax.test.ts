@@ -86,7 +86,7 @@ describe('tax on subscription lines', () => {
 
     // The tax removed: −600 in the taxed group, +600 untaxed. 600 is invoiced without tax, and
     // the credit, scaled by the newest paid invoice (360 / 300), is 720: 360 from it, 360 from the first.
-    const untaxed = await s.ok('subscriptions/update', { id: created.id, line_items: { update: [{ id: lineId, tax: null }] } });
+    const untaxed = await s.ok('subscriptions/update', { id: created.id, line_items: { update: [{ id: lineId, tax: null }] }, proration_credit: 'REFUND' });
     expect(untaxed.line_items[0].tax).toBeUndefined();
     const [, , recharge] = await s.settled(created.id, 3);
     expect(recharge).toMatchObject({ totalAmount: 600, status: 'PAID', amountDetails: { subtotal: 600, tax: 0 } });
