@@ -21,6 +21,7 @@ export const PERMISSIONS = [
   'invoices:list',
   'invoices:pay',
   'invoices:refund',
+  'invoices:preview',
   'products:create',
   'products:get',
   'products:list',
