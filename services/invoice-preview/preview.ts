@@ -1,6 +1,5 @@
 import { ApiError } from '../../domain/errors';
 import { formatDateTime } from '../../domain/datetime';
-import { requireTransition } from '../../domain/subscription-status';
 import type { PlannedInvoice } from '../../domain/subscriptions/billing';
 import { nextCycle } from '../../domain/subscriptions/next-cycle';
 import { prorationInvoice } from '../../domain/subscriptions/proration';
@@ -66,7 +65,6 @@ export async function previewInvoices(
   let left = balance;
   if (input.subscription_update) {
     const at = input.proration_date === undefined ? deps.now().getTime() : prorationDate(state, input.proration_date);
-    refusedAsApiError(() => requireTransition('update', state.status));
     const changes = await resolveChanges({ db, now: at }, scope, row, input.subscription_update);
     const step = refusedAsApiError(() => update(state, changes, at));
     const billedUntil = state.lineItems.find((line) => line.billingType === 'RECURRING')?.periodEndAt ?? null;

@@ -44,16 +44,19 @@ function shared(invoice: Record<string, any>) {
 }
 
 /** Checks the preview against the invoice issued from it, field by field, and that it was issued when and for the period the preview said. */
-async function expectIssuedAsPreviewed(previewed: Record<string, any>, invoiceId: string, subscriptionId: string) {
+async function expectIssuedAsPreviewed(previewed: Record<string, any>, invoiceId: string, subscriptionId: string, fromUpdate = false) {
   const invoice = await issued(invoiceId);
   expect(shared(invoice)).toEqual(shared(previewed));
   expect(previewed.amount_due).toBe(previewed.total_amount);
   expect(previewed.balance_applied).toBe(0);
   expect(invoice.created_at.slice(0, 16)).toBe(previewed.issued_at.slice(0, 16));
-  if (previewed.billing_reason !== 'SUBSCRIPTION_CYCLE' || !/^Proration/.test(previewed.line_items[0]?.description ?? '')) {
+  if (!/^Proration/.test(previewed.line_items[0]?.description ?? '')) {
     const subscription = await s.get(subscriptionId);
-    const recurring = subscription.line_items.find((line: { billing_type?: string; billing_period_config?: unknown }) => line.billing_period_config);
-    expect(recurring.period).toEqual({ start_at: previewed.period.start_at, end_at: previewed.period.end_at });
+    const recurring = subscription.line_items.find((line: { billing_period_config?: unknown }) => line.billing_period_config);
+    expect(recurring.period.end_at).toBe(previewed.period.end_at);
+    // A period that starts at an update starts when the update is made, a moment after the preview.
+    expect(recurring.period.start_at.slice(0, 16)).toBe(previewed.period.start_at.slice(0, 16));
+    if (!fromUpdate) expect(recurring.period.start_at).toBe(previewed.period.start_at);
   }
   return invoice;
 }
@@ -99,6 +102,24 @@ describe('invoices/preview equals the invoice then issued', () => {
     await s.sleep(DAY + MINUTE);
     await s.statusBecomes(created.id, 'ACTIVE');
     await expectIssuedAsPreviewed(before.next_invoice, (await nth(created.id, 1)).id, created.id);
+  });
+
+  it('end_trial: the first invoice, issued at once and prorated up to the anchor', async () => {
+    const { customerId } = await taxedPayer();
+    const priceId = await s.price(700, { value: 1, unit: 'WEEK' }, 'Team');
+    const startsAt = await s.soon();
+    const created = await s.ok('subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: priceId, quantity: 1, tax: VAT_INCLUSIVE }],
+      starts_at: startsAt,
+      trial: { type: 'FREE', end_at: new Date(Date.parse(startsAt) + 7 * DAY).toISOString() },
+    });
+    await s.sleep(3 * DAY);
+    const before = await preview({ subscription_id: created.id, subscription_update: { end_trial: true }, proration_date: new Date(await s.now()).toISOString() });
+    expect(before.update_invoice).toBeNull();
+    expect(before.next_invoice).toMatchObject({ billing_reason: 'SUBSCRIPTION_CREATE' });
+    await s.ok('subscriptions/update', { id: created.id, end_trial: true });
+    await expectIssuedAsPreviewed(before.next_invoice, (await nth(created.id, 1)).id, created.id, true);
   });
 
   it('INCLUSIVE and EXCLUSIVE tax under PERCENTAGE and AMOUNT coupons: the renewal', async () => {
