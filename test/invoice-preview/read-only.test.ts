@@ -106,6 +106,14 @@ describe('invoices/preview', () => {
     });
   });
 
+  it('is in the OpenAPI document with its own permission', async () => {
+    const document: any = await (await fetch(`${platform.baseUrl}/openapi.json`)).json();
+    const operation = document.paths['/v2/invoices/preview'].post;
+    expect(operation.description).toMatch(/Writes nothing/);
+    expect(JSON.stringify(operation.requestBody)).toMatch(/subscription_update/);
+    expect(JSON.stringify(operation.responses['200'])).toMatch(/next_invoice/);
+  });
+
   it('applies the balance it is handed: a credit down to amount_due 0, then to the next invoice; a debit whole', async () => {
     const { id, start, lines } = await active();
     await s.sleep(start + 3 * DAY - (await s.now()));
