@@ -4,6 +4,7 @@ import { deleteInvoice } from './delete';
 import { finalizeInvoice } from './finalize';
 import { getInvoice } from './get';
 import { listInvoices } from './list';
+import { previewInvoice } from './preview';
 import { updateInvoice } from './update';
 import { voidInvoice } from './void';
 
@@ -16,4 +17,5 @@ export const invoiceLifecycleRouter = router({
   delete: deleteInvoice,
   get: getInvoice,
   list: listInvoices,
+  preview: previewInvoice,
 });

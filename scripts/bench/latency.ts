@@ -8,6 +8,7 @@ import { createAccount, createChannel, createOperatorApiKey } from '../operator/
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
 import { seedPayers } from './payers';
+import { seedActiveSubscription } from './subscription-seed';
 import { API_POOL_SIZE, startApiUnderTest, type ApiUnderTest } from './processes';
 import { perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOperation } from './statement-counts';
 
@@ -15,7 +16,8 @@ import { perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOp
  * `npm run bench:latency`: one request at a time against `api/main.ts` (started as the other
  * benches start it), N sequential requests of each operation (`BENCH_CYCLES`, default 200), p50
  * and p99 per operation with its statements, transactions and rows written, beside a bare
- * `SELECT 1` round trip over a `pg` pool of the API's size in the same run.
+ * `SELECT 1` round trip over a `pg` pool of the API's size in the same run. invoices/preview is
+ * timed on an ACTIVE subscription of 5 taxed lines: its next cycle, and a quantity change.
  */
 const ROOT = resolve(__dirname, '../..');
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     const channel = await createChannel(db, account.id, 'bench');
     const [payer] = await seedPayers(db, account.id, channel.id, 1);
     const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
+    const subscription = await seedActiveSubscription(db, { accountId: account.id, channelId: channel.id, ...payer! }, [1_000, 2_500, 4_900, 9_900, 19_900]);
     await db.$disconnect();
     const counter = await StatementCounter.create(databaseUrl);
 
@@ -77,6 +80,9 @@ async function main(): Promise<void> {
     const newInvoice = () =>
       post('invoices/create', { customer_id: payer!.customerId, currency: 'EUR', line_items: [{ amount: 1_999, description: 'Bench', quantity: 2 }] });
     const pay = (id: string) => post('invoices/pay', { id, payment_instrument_id: payer!.instrumentId });
+    const previewNext = () => post('invoices/preview', { subscription_id: subscription.id });
+    const previewUpdate = () =>
+      post('invoices/preview', { subscription_id: subscription.id, subscription_update: { line_items: { update: [{ id: subscription.lineItems[0]!.id, quantity: 3 }] } } });
 
     for (let n = 0; n < WARM_UP; n++) {
       const draft = await newInvoice();
@@ -84,6 +90,8 @@ async function main(): Promise<void> {
       await post('customers/get', { id: payer!.customerId });
       await post('invoices/finalize', { id: draft.id });
       await pay(draft.id);
+      await previewNext();
+      await previewUpdate();
     }
 
     const ids: string[] = [];
@@ -99,6 +107,13 @@ async function main(): Promise<void> {
           if (paid.invoice.status !== 'PAID') throw new Error(`pay left ${paid.invoice.status}`);
         },
       ],
+      [
+        'invoices/preview',
+        async () => {
+          if ((await previewNext()).next_invoice?.line_items.length !== 5) throw new Error('the preview lost lines');
+        },
+      ],
+      ['preview (update)', async () => void (await previewUpdate())],
     ];
     const timings: Timing[] = [];
     await counter.settle();

@@ -162,7 +162,7 @@ export function amountsOf(state: Pick<DraftState, 'lines' | 'discounts'>): Invoi
   return amounts;
 }
 
-function lineRows(invoiceId: string, currency: string, state: DraftState, amounts: InvoiceAmounts, now: Date) {
+export function lineRows(invoiceId: string, currency: string, state: DraftState, amounts: InvoiceAmounts, now: Date) {
   return state.lines.map((line, position) => {
     const computed = amounts.lines[position]!;
     return {
@@ -217,6 +217,8 @@ export interface NewInvoice {
   now: Date;
   /** Subscriptions name their invoices deterministically, so a retried cycle finds its invoice instead of making another. */
   id?: string;
+  /** The amounts of `state` when the caller built them already (a subscription's invoice: buildSubscriptionInvoice). */
+  amounts?: InvoiceAmounts;
 }
 
 /**
@@ -225,7 +227,7 @@ export interface NewInvoice {
  * their own reason and subscription id. The invoice lives in its customer's channel.
  */
 export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<{ row: InvoiceRow; object: InvoiceObject }> {
-  const amounts = amountsOf(invoice.state);
+  const amounts = invoice.amounts ?? amountsOf(invoice.state);
   const id = invoice.id ?? newId('invoice', invoice.now.getTime());
   const columns = await tx.invoice.create({
     select: invoiceColumnsSelect,

@@ -1,10 +1,11 @@
 import { ApiError } from '../../domain/errors';
 import type { EventName } from '../../domain/event-catalogue';
-import { invoiceTerms, type PlannedInvoice } from '../../domain/subscriptions/billing';
+import type { PlannedInvoice } from '../../domain/subscriptions/billing';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { Database } from '../../prisma/client';
 import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../invoices/finalize';
 import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
+import { buildSubscriptionInvoice } from './invoice-draft';
 import { subscriptionInvoiceId } from './invoice-id';
 import { lockSubscription, writeSubscription } from './repository';
 import { serializeSubscription, type SubscriptionObject } from './subscription-object';
@@ -42,24 +43,16 @@ export async function saveSubscriptionStep(deps: { db: Database }, input: SaveIn
         invoice = { id, status: existing.status };
       } else {
         const customer = await findInvoiceCustomer(tx, state.customerId);
-        const terms = invoiceTerms(state, state.updatedAt);
+        const built = buildSubscriptionInvoice(state, input.invoice, state.updatedAt);
         const { row } = await createInvoiceRecord(tx, {
           id,
           accountId: state.accountId,
           customer,
           currency: state.currency,
-          billingReason: input.invoice.billingReason,
+          billingReason: built.billingReason,
           subscriptionId: state.id,
-          state: {
-            lines: input.invoice.lines,
-            discounts: state.discounts,
-            collectionMethod: terms.collectionMethod,
-            paymentInstrumentId: state.paymentInstrumentId,
-            dueAt: terms.dueAt === null ? null : new Date(terms.dueAt),
-            notes: null,
-            merchantReference: state.merchantReference,
-            metadata: null,
-          },
+          state: built.draft,
+          amounts: built.amounts,
           now,
         });
         try {

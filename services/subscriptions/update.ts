@@ -32,7 +32,7 @@ export async function updateSubscription(
  * subscriptions/update's references (instrument, coupons, prices, taxes) resolved against the
  * database for the subscription `row`; the workflow checks the rest against its state.
  */
-async function resolveChanges(
+export async function resolveChanges(
   { db, now }: { db: Prisma.TransactionClient; now: number },
   { accountId }: { accountId: string },
   row: SubscriptionRow,

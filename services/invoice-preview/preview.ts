@@ -1,0 +1,94 @@
+import { ApiError } from '../../domain/errors';
+import { formatDateTime } from '../../domain/datetime';
+import type { PlannedInvoice } from '../../domain/subscriptions/billing';
+import { nextCycle } from '../../domain/subscriptions/next-cycle';
+import { prorationInvoice } from '../../domain/subscriptions/proration';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
+import { update } from '../../domain/subscriptions/update';
+import type { Prisma } from '../../prisma/client';
+import { findInvoiceCustomer } from '../invoices/repository';
+import type { Scope } from '../scope';
+import { buildSubscriptionInvoice } from '../subscriptions/invoice-draft';
+import { stateOfRow } from '../subscriptions/repository';
+import type { UpdateSubscriptionInput } from '../subscriptions/requests';
+import { resolveChanges } from '../subscriptions/update';
+import { visibleSubscription } from '../subscriptions/visible';
+import { refusedAsApiError } from '../subscriptions/workflow-client';
+import { invoicePreviewObject, type InvoicePreview } from './preview-object';
+
+export interface InvoicePreviewInput {
+  subscription_id: string;
+  /** A proposed subscriptions/update body (without id and channel_id). */
+  subscription_update?: UpdateSubscriptionInput;
+  /** When the update is taken to happen; default now. */
+  proration_date?: string;
+}
+
+export interface InvoicePreviewResult {
+  subscription_id: string;
+  /** With `subscription_update` only: the invoice the update issues at once (a positive proration), or null when it issues none. */
+  update_invoice?: InvoicePreview | null;
+  /** The next cycle's invoice (after the update, when one is proposed), or null when no cycle will bill. */
+  next_invoice: InvoicePreview | null;
+}
+
+/** The customer's balance in a currency, negative for a credit: the customer balance ledger's reader once it lands. */
+export type BalanceReader = (db: Prisma.TransactionClient, customerId: string, currency: string) => Promise<number>;
+
+/** Until the ledger exists nobody has a balance. */
+const NO_BALANCE: BalanceReader = async () => 0;
+
+/**
+ * invoices/preview (docs/invoice-preview.md): the invoices the subscription's workflow would
+ * issue, computed from its read model by the steps the workflow takes (update, prorationInvoice,
+ * nextCycle → billCycle) and the one invoice builder (buildSubscriptionInvoice), without writing
+ * anything, recording any event or telling the workflow. A proposed update is resolved and
+ * refused exactly as subscriptions/update would be.
+ */
+export async function previewInvoices(
+  deps: { db: Prisma.TransactionClient; now: () => Date; balance?: BalanceReader },
+  scope: Scope,
+  input: InvoicePreviewInput,
+): Promise<InvoicePreviewResult> {
+  const { db } = deps;
+  const row = await visibleSubscription(db, scope, input.subscription_id);
+  let state = stateOfRow(row);
+  const [customer, balance] = await Promise.all([findInvoiceCustomer(db, row.customerId), (deps.balance ?? NO_BALANCE)(db, row.customerId, row.currency)]);
+  const preview = (issuing: SubscriptionState, planned: PlannedInvoice, period: { start: number; end: number | null }, startingBalance: number) =>
+    invoicePreviewObject(
+      buildSubscriptionInvoice(issuing, planned, issuing.updatedAt),
+      { accountId: row.accountId, subscriptionId: row.id, currency: row.currency, customer, issuedAt: issuing.updatedAt, period },
+      startingBalance,
+    );
+
+  let updateInvoice: InvoicePreview | null | undefined;
+  let left = balance;
+  if (input.subscription_update) {
+    const at = input.proration_date === undefined ? deps.now().getTime() : prorationDate(state, input.proration_date);
+    const changes = await resolveChanges({ db, now: at }, scope, row, input.subscription_update);
+    const step = refusedAsApiError(() => update(state, changes, at));
+    const billedUntil = state.lineItems.find((line) => line.billingType === 'RECURRING')?.periodEndAt ?? null;
+    updateInvoice = step.proration.length > 0 ? preview(step.state, prorationInvoice(step.state, step.proration), { start: at, end: billedUntil }, left) : null;
+    left -= updateInvoice?.balance_applied ?? 0;
+    state = step.state;
+  }
+  const cycle = nextCycle(state);
+  const nextInvoice = cycle ? preview(cycle.step.state, cycle.invoice, { start: cycle.at, end: cycle.step.state.nextCycleAt }, left) : null;
+  return { subscription_id: row.id, ...(updateInvoice !== undefined ? { update_invoice: updateInvoice } : {}), next_invoice: nextInvoice };
+}
+
+/**
+ * `proration_date` as epoch ms: inside the period the subscription is in, from the start of its
+ * billed period to (not including) its next billing, where a real update could fall.
+ */
+function prorationDate(state: SubscriptionState, value: string): number {
+  const at = Date.parse(value);
+  const start = state.lineItems.find((line) => line.billingType === 'RECURRING')?.periodStartAt ?? state.createdAt;
+  if (at < start) {
+    throw ApiError.validation({ proration_date: { type: 'MIN', message: `proration_date is before the subscription's current period (${formatDateTime(new Date(start))}).` } });
+  }
+  if (state.nextCycleAt !== null && at >= state.nextCycleAt) {
+    throw ApiError.validation({ proration_date: { type: 'MAX', message: `proration_date must come before the next billing (${formatDateTime(new Date(state.nextCycleAt))}).` } });
+  }
+  return at;
+}
