@@ -32,6 +32,8 @@ export const ID_PREFIXES = {
   webhookDeliveryAttempt: 'what_',
   report: 'rprt_',
   settlementFile: 'sttf_',
+  creditNote: 'cn_',
+  creditNoteLine: 'cnl_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -2,8 +2,8 @@
  * Every permission a key can hold, `<resource>:<action>` as section 5.1 item 7 describes:
  * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
- * cards), the routing-configs operations that create and publish versions, `invoices/refund`
- * the catalogue (products, product-prices, coupons), and the webhooks delivery log
+ * cards), the routing-configs operations that create and publish versions, `invoices/refund`,
+ * the credit notes (docs/credit-notes.md), the catalogue (products, product-prices, coupons), and the webhooks delivery log
  * (`webhooks/list-deliveries`, `webhooks/redeliver`). Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
@@ -21,6 +21,11 @@ export const PERMISSIONS = [
   'invoices:list',
   'invoices:pay',
   'invoices:refund',
+  'credit-notes:preview',
+  'credit-notes:create',
+  'credit-notes:get',
+  'credit-notes:list',
+  'credit-notes:void',
   'products:create',
   'products:get',
   'products:list',
