@@ -34,6 +34,7 @@ export const ID_PREFIXES = {
   settlementFile: 'sttf_',
   creditNote: 'cn_',
   creditNoteLine: 'cnl_',
+  customerBalanceTransaction: 'cbtx_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

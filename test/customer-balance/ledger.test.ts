@@ -1,0 +1,68 @@
+import { newId } from '../../domain/ids';
+import { appendBalanceTransaction, readBalance, readBalances } from '../../services/customer-balance/append-transaction';
+import { findLedgerDisagreements } from '../../services/customer-balance/ledger-check';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+/** docs/customer-balance.md, "The ledger": appends serialise on the balance row and chain their ending balances. */
+let database: TestDatabase;
+const accountId = newId('account');
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(() => database?.drop());
+
+const now = new Date('2026-11-24T10:00:00.000Z');
+
+function append(customerId: string, amount: number, currency = 'USD') {
+  return database.db.$transaction((tx) =>
+    appendBalanceTransaction(tx, { accountId, customerId, currency, amount, type: 'ADJUSTMENT', description: 'test', now }),
+  );
+}
+
+describe('the customer balance ledger', () => {
+  it('chains ending balances per (customer, currency) and the balance is the ledger sum', async () => {
+    const customerId = newId('customer');
+    const first = await append(customerId, -1_000);
+    const second = await append(customerId, 250);
+    const euros = await append(customerId, -70, 'EUR');
+    expect([first.sequence, first.endingBalance]).toEqual([1, -1_000]);
+    expect([second.sequence, second.endingBalance]).toEqual([2, -750]);
+    expect([euros.sequence, euros.endingBalance]).toEqual([1, -70]);
+    expect(first.id).toMatch(/^cbtx_/);
+    expect(await readBalance(database.db, { customerId, currency: 'USD' })).toBe(-750);
+    expect(await readBalances(database.db, customerId)).toEqual({ EUR: -70, USD: -750 });
+    expect(await findLedgerDisagreements(database.db, { accountId, customerId })).toEqual([]);
+  });
+
+  it('serialises 40 concurrent appends: no sequence forks, the chain and the sum agree', async () => {
+    const customerId = newId('customer');
+    const amounts = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 17 : -(i + 1)));
+    await Promise.all(amounts.map((amount) => append(customerId, amount)));
+    const rows = await database.db.customerBalanceTransaction.findMany({ where: { customerId }, orderBy: { sequence: 'asc' } });
+    expect(rows.map((row) => row.sequence)).toEqual(amounts.map((_, i) => i + 1));
+    let running = 0;
+    for (const row of rows) expect(row.endingBalance).toBe((running += row.amount));
+    expect(await readBalance(database.db, { customerId, currency: 'USD' })).toBe(amounts.reduce((a, b) => a + b, 0));
+    expect(await findLedgerDisagreements(database.db, { accountId, customerId })).toEqual([]);
+  });
+
+  it('refuses a movement that would leave the integer range and leaves the balance as it was', async () => {
+    const customerId = newId('customer');
+    await append(customerId, 2_000_000_000);
+    await expect(append(customerId, 200_000_000)).rejects.toMatchObject({ code: 'BALANCE_OUT_OF_RANGE' });
+    expect(await readBalance(database.db, { customerId, currency: 'USD' })).toBe(2_000_000_000);
+    expect(await findLedgerDisagreements(database.db, { accountId, customerId })).toEqual([]);
+  });
+
+  it('reports a stored balance that drifted from its ledger', async () => {
+    const customerId = newId('customer');
+    await append(customerId, -500);
+    await database.db.$executeRaw`UPDATE customer_balances SET balance = -600 WHERE customer_id = ${customerId}`;
+    await database.db.$executeRaw`UPDATE customer_balance_transactions SET ending_balance = -400 WHERE customer_id = ${customerId}`;
+    expect(await findLedgerDisagreements(database.db, { accountId, customerId })).toEqual([
+      { customerId, currency: 'USD', storedBalance: -600, ledgerSum: -500, storedLastSequence: 1, ledgerCount: 1, brokenLinks: 1 },
+    ]);
+  });
+});
