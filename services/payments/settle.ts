@@ -72,7 +72,7 @@ export async function settleCharge(
     // A retry of this attempt reads it and returns the outcome instead of claiming anew.
     ...(input.origin.kind === 'collection' ? { collectionAttemptsSettled: input.origin.attempt + 1 } : {}),
     ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
-    ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.totalAmount - amountPaid), paidAt: now } : {}),
+    ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.amountDue - input.amount), paidAt: now } : {}),
   });
   const object = serializeInvoice(row, { now });
   // A success with no transition (the invoice left the collectible statuses meanwhile) is kept
