@@ -2,6 +2,7 @@ import { antifraudListsRouter } from './antifraud-lists/router';
 import { apiKeysRouter } from './api-keys/router';
 import { couponsRouter } from './coupons/router';
 import { creditNotesRouter } from './credit-notes/router';
+import { customerBalanceTransactionsRouter } from './customer-balance-transactions/router';
 import { customersRouter } from './customers/router';
 import { invoicesRouter } from './invoices/router';
 import { monthlyStatementsRouter } from './monthly-statements/router';
@@ -19,6 +20,7 @@ import { webhooksRouter } from './webhooks/router';
 export const appRouter = router({
   'api-keys': apiKeysRouter,
   customers: customersRouter,
+  'customer-balance-transactions': customerBalanceTransactionsRouter,
   'payment-instruments': paymentInstrumentsRouter,
   'routing-configs': routingConfigsRouter,
   'antifraud-lists': antifraudListsRouter,

@@ -7,5 +7,14 @@ export const BALANCE_TRANSACTION_TYPES = ['ADJUSTMENT', 'APPLIED_TO_INVOICE', 'C
 
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
+/**
+ * Where a subscription change's proration credit goes (docs/customer-balance.md, "Proration
+ * credits"): CUSTOMER_BALANCE, the default, issues a credit invoice whose magnitude the next
+ * invoices draw on; REFUND gives it back to the card as before.
+ */
+export const PRORATION_CREDIT_DESTINATIONS = ['CUSTOMER_BALANCE', 'REFUND'] as const;
+
+export type ProrationCreditDestination = (typeof PRORATION_CREDIT_DESTINATIONS)[number];
+
 /** The balance column and every amount are PostgreSQL integers. */
 export const MAX_BALANCE_MAGNITUDE = 2_147_483_647;

@@ -124,6 +124,9 @@ export function allocateProportionally(amount: number, weights: readonly number[
 /** Tax of one line on its taxable amount (rule 4). */
 export function lineTax(taxable: number, tax: LineInput['tax']): number {
   if (!tax) return 0;
+  // A credit line (a negative amount) is taxed as the mirror of its magnitude: the same rounding
+  // whichever way the money goes.
+  if (taxable < 0) return -lineTax(-taxable, tax);
   const rate = scaleDecimal(tax.rate);
   const amount = BigInt(taxable);
   if (tax.mode === 'EXCLUSIVE') return Number(divideHalfUp(amount * rate, HUNDRED_SCALED));

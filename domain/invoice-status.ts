@@ -24,7 +24,7 @@ export const INVOICE_TRANSITIONS = {
   update: { from: ['DRAFT'], to: 'DRAFT', by: 'invoices/update' },
   /** invoices/finalize with something to collect. */
   finalize: { from: ['DRAFT'], to: 'OPEN', by: 'invoices/finalize' },
-  /** invoices/finalize of an invoice whose total is 0 (for example a 100 % coupon): nothing to collect. */
+  /** invoices/finalize of an invoice with nothing due (a zero total, credit covering it, a negative total): nothing to collect. */
   finalizeZeroTotal: { from: ['DRAFT'], to: 'PAID', by: 'invoices/finalize' },
   /** invoices/delete: soft delete. */
   delete: { from: ['DRAFT'], to: 'deleted', by: 'invoices/delete' },

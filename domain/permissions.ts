@@ -45,6 +45,8 @@ export const PERMISSIONS = [
   'customers:get',
   'customers:list',
   'customers:update',
+  'customer-balance-transactions:create',
+  'customer-balance-transactions:list',
   'payment-instruments:get',
   'payment-instruments:list',
   'payment-instruments:revoke',

@@ -4,6 +4,7 @@ import { PERMISSIONS } from '../domain/permissions';
 import { createDatabase } from '../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
 import { setAntifraudEnabled } from './operator/antifraud';
+import { checkBalances, setProrationCredit } from './operator/customer-balance';
 import { temporalSettings } from '../services/temporal/connection-settings';
 import { setUpTemporal } from './operator/temporal-setup';
 import { assignLegalEntity, createLegalEntity, listLegalEntities } from './operator/legal-entities';
@@ -15,6 +16,8 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
   npm run operator -- permissions
   npm run operator -- set-antifraud --account acct_… --enabled true|false
+  npm run operator -- set-proration-credit --account acct_… --to CUSTOMER_BALANCE|REFUND   (docs/customer-balance.md)
+  npm run operator -- check-balances --account acct_…   (customer balances that disagree with their ledger; exits 1 if any)
   npm run operator -- issue-v1-secret --account acct_… [--overlap-hours 24]   (issues or rotates the v1 restore secret; shown once; the old one stays valid for the overlap)
   npm run operator -- revoke-v1-secret --account acct_…
   npm run operator -- create-legal-entity --account acct_… --name "Acme GmbH" --country DEU
@@ -26,7 +29,7 @@ async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' } },
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, to: { type: 'string' } },
   });
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
@@ -77,6 +80,15 @@ async function main(): Promise<void> {
         const enabled = required(values.enabled, 'enabled');
         if (enabled !== 'true' && enabled !== 'false') throw new Error(`--enabled is true or false.\n${USAGE}`);
         console.log(JSON.stringify(await setAntifraudEnabled(db, required(values.account, 'account'), enabled === 'true')));
+        break;
+      }
+      case 'set-proration-credit':
+        console.log(JSON.stringify(await setProrationCredit(db, required(values.account, 'account'), required(values.to, 'to'))));
+        break;
+      case 'check-balances': {
+        const disagreements = await checkBalances(db, required(values.account, 'account'));
+        for (const disagreement of disagreements) console.log(JSON.stringify(disagreement));
+        if (disagreements.length > 0) process.exitCode = 1;
         break;
       }
       case 'issue-v1-secret': {

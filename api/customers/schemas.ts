@@ -219,6 +219,10 @@ const customerFields = {
   status: customerStatus,
   configuration: configurationObject.optional(),
   metadata: z.record(z.string(), z.string()).optional(),
+  balances: z.record(z.string(), z.number().int()).optional().meta({
+    description:
+      'Extension (docs/customer-balance.md): the customer balance per currency, in minor units; negative is credit the merchant owes the customer, positive a debit. Left out while the customer has no balance transactions.',
+  }),
   created_at: dateTime,
   updated_at: dateTime,
 };

@@ -93,6 +93,13 @@ const amountDetailsObject = z.object({
   tax: z.number().int(),
 });
 
+const invoiceAmountDetailsObject = amountDetailsObject.extend({
+  balance_applied: z.number().int().meta({
+    description: 'Customer balance taken into `amount_due` at finalization: credit (> 0) lowers it, debit (< 0) raises it (docs/customer-balance.md).',
+  }),
+  balance_credited: z.number().int().meta({ description: 'A negative total, credited to the customer balance at finalization (> 0).' }),
+});
+
 export const invoiceLineItemObject = z.object({
   id: z.string().meta({ description: 'Prefix `ili_`; new ids whenever an update replaces the lines.' }),
   product_price_id: z.string().optional(),
@@ -128,8 +135,12 @@ export const invoiceObject = z
     status: invoiceStatus,
     currency: z.string(),
     total_amount: z.number().int(),
-    amount_due: z.number().int().optional().meta({ description: 'Still owed: total − paid; 0 once VOIDED.' }),
-    amount_details: amountDetailsObject.optional(),
+    amount_due: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'Still owed: total − balance_applied − paid, never below 0 (0 for a negative total); 0 once VOIDED.' }),
+    amount_details: invoiceAmountDetailsObject.optional(),
     line_items: z.array(invoiceLineItemObject),
     customer: invoiceCustomerObject.meta({ description: 'The live customer while DRAFT; frozen at finalization.' }),
     subscription_id: z.string().optional(),

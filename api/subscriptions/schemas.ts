@@ -1,3 +1,4 @@
+import { PRORATION_CREDIT_DESTINATIONS } from '../../domain/balance-transactions';
 import { z } from 'zod';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import { COLLECTION_METHODS } from '../../domain/collection-methods';
@@ -110,6 +111,10 @@ export const updateSubscriptionRequest = z.strictObject({
   metadata: metadata.nullable().optional(),
   merchant_reference: z.string().trim().min(1).max(100).nullable().optional(),
   end_trial: z.literal(true).optional().meta({ description: 'Ends a TRIALING subscription’s trial now: billing starts at once.' }),
+  proration_credit: z.enum(PRORATION_CREDIT_DESTINATIONS).optional().meta({
+    description:
+      'Extension (docs/customer-balance.md): where a net proration credit of this change goes, CUSTOMER_BALANCE (a credit invoice, credited to the customer balance) or REFUND (to the card). Defaults to the account’s setting, CUSTOMER_BALANCE unless the operator changed it.',
+  }),
   line_items: z
     .strictObject({
       add: z.array(subscriptionLineRequest).max(MAX_SUBSCRIPTION_LINE_ITEMS).optional(),

@@ -2,6 +2,7 @@ import { prorate } from '../billing-periods';
 import { lineTax } from '../invoice-amounts';
 import { divideHalfUp } from '../rounding';
 import type { PlannedInvoice } from './billing';
+import type { ProrationCreditDestination } from '../balance-transactions';
 import { day, type Line, type LineTax, type SubscriptionState } from './state';
 
 export interface Proration {
@@ -12,6 +13,10 @@ export interface Proration {
   tax?: LineTax | null;
   /** A credit's amount per tax treatment, at list prices (they sum to `amount`). */
   parts?: { amount: number; tax: LineTax | null }[];
+  /** A credit's destination; credits made before the customer balance existed have none and are refunded. */
+  to?: ProrationCreditDestination;
+  /** When the change that made the credit was applied (workflow time): names its credit invoice. */
+  at?: number;
 }
 
 /**
@@ -83,12 +88,14 @@ export function prorationInvoice(updated: SubscriptionState, proration: readonly
  * INCLUSIVE part's tax is already inside it. Exact integers throughout.
  */
 export function creditToRefund(credit: Proration, invoice: { subtotal: number; discount: number }): number {
-  if (invoice.subtotal <= 0) return 0;
+  return discountedCreditParts(credit, invoice).reduce((sum, part) => sum + part.amount + (part.tax?.mode === 'EXCLUSIVE' ? lineTax(part.amount, part.tax) : 0), 0);
+}
+
+/** A credit's parts reduced as the newest paid invoice's coupons reduced its lines, before tax. */
+export function discountedCreditParts(credit: Proration, invoice: { subtotal: number; discount: number }): { amount: number; tax: LineTax | null }[] {
+  if (invoice.subtotal <= 0) return [];
   const subtotal = BigInt(invoice.subtotal);
   const kept = BigInt(Math.max(0, invoice.subtotal - invoice.discount));
   const parts = credit.parts ?? [{ amount: credit.amount, tax: null }];
-  return parts.reduce((sum, part) => {
-    const discounted = Number(divideHalfUp(BigInt(part.amount) * kept, subtotal));
-    return sum + discounted + (part.tax?.mode === 'EXCLUSIVE' ? lineTax(discounted, part.tax) : 0);
-  }, 0);
+  return parts.map((part) => ({ amount: Number(divideHalfUp(BigInt(part.amount) * kept, subtotal)), tax: part.tax }));
 }

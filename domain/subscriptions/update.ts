@@ -1,6 +1,7 @@
 import { formatDateTime } from '../datetime';
 import { requireTransition, SubscriptionRefused } from '../subscription-status';
 import { requireLineCount, requireOneBillingPeriod } from './lines';
+import type { ProrationCreditDestination } from '../balance-transactions';
 import { prorateLineChanges, type Proration } from './proration';
 import { touch, type Discount, type Line, type LineTax, type Step, type SubscriptionState } from './state';
 
@@ -21,6 +22,8 @@ export interface SubscriptionChanges {
   /** `tax`: an object sets it, null removes it, absent keeps it. */
   updateLines?: { id: string; quantity?: number; price?: PriceChange; tax?: LineTax | null }[];
   removeLineIds?: string[];
+  /** Where a proration credit of this change goes, resolved by the service (the request, else the account's setting). */
+  prorationCredit?: ProrationCreditDestination;
 }
 
 function refuseUnknownLine(code: string, message: string, context: Record<string, unknown>): never {
@@ -79,8 +82,9 @@ export function validateUpdate(state: SubscriptionState, changes: SubscriptionCh
  * subscriptions/update. Line changes take effect at once. While ACTIVE, inside a billed period
  * [start, end), each changed line is prorated by the seconds left: a credit of the old line's
  * unused part and a charge of the new line's part, each rounded half up once per line. A
- * positive net total is invoiced at once (one line); a net credit is refunded against what
- * the period's invoices took (docs/subscriptions.md, "Proration"). Outside ACTIVE nothing is
+ * positive net total is invoiced at once (one line); a net credit goes where the change says:
+ * to the customer balance, or refunded against what the period's invoices took
+ * (docs/subscriptions.md, "Proration"). Outside ACTIVE nothing is
  * prorated: the next invoice bills the new lines in full.
  */
 export function update(
@@ -117,5 +121,6 @@ export function update(
     next.trial = { ...state.trial!, endAt: now };
     next.nextCycleAt = now;
   }
-  return { state: touch(state, now, next), events: ['SubscriptionUpdated'], proration, credit };
+  const destined = credit && changes.prorationCredit ? { ...credit, to: changes.prorationCredit, at: now } : credit;
+  return { state: touch(state, now, next), events: ['SubscriptionUpdated'], proration, credit: destined };
 }

@@ -53,6 +53,8 @@ type CustomerFields = {
   status: 'ACTIVE' | 'INACTIVE';
   configuration?: Configuration;
   metadata?: Record<string, string>;
+  /** Extension (docs/customer-balance.md): the balance per currency, left out without a ledger. */
+  balances?: Record<string, number>;
   created_at: string;
   updated_at: string;
 };

@@ -22,6 +22,7 @@ export const customerSelect = {
   businessDetails: true,
   createdAt: true,
   updatedAt: true,
+  balances: { select: { currency: true, balance: true }, orderBy: { currency: 'asc' } },
 } as const;
 
 export type CustomerRow = Prisma.CustomerGetPayload<{ select: typeof customerSelect }>;
@@ -78,6 +79,7 @@ export function serializeCustomer(row: CustomerRow): CustomerObject {
     status: state.status,
     ...present('configuration', state.configuration),
     ...present('metadata', state.metadata),
+    ...(row.balances.length > 0 ? { balances: Object.fromEntries(row.balances.map((b) => [b.currency, b.balance])) } : {}),
     created_at: formatDateTime(row.createdAt),
     updated_at: formatDateTime(row.updatedAt),
   };

@@ -9,6 +9,7 @@ import { chargeableInstrument, chargedInstrumentId } from '../payment-instrument
 import type { Scope } from '../scope';
 import { startInvoiceCollection } from '../workflows/invoice-collection';
 import { findInvoiceCustomer, lockVisibleInvoice, updateInvoiceColumns } from './repository';
+import { planBalanceSettlement, recordBalanceSettlement } from '../customer-balance/finalization';
 
 type Transaction = Prisma.TransactionClient;
 
@@ -25,7 +26,14 @@ export interface FinalizationReason {
 
 type Customer = Awaited<ReturnType<typeof findInvoiceCustomer>>;
 
-async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: Customer, now: Date, instrumentChecked: boolean): Promise<FinalizationReason[]> {
+async function finalizationReasons(
+  tx: Transaction,
+  row: InvoiceRow,
+  customer: Customer,
+  amountDue: number,
+  now: Date,
+  instrumentChecked: boolean,
+): Promise<FinalizationReason[]> {
   const reasons: FinalizationReason[] = [];
   if (row.lineItems.length === 0) reasons.push({ code: 'NO_LINE_ITEMS', message: 'The invoice has no line items.' });
   const taxed = row.lineItems.some((line) => line.taxRate !== null && !line.taxRate.isZero());
@@ -35,7 +43,7 @@ async function finalizationReasons(tx: Transaction, row: InvoiceRow, customer: C
       message: `Customer ${customer.id} is TAXABLE and the invoice charges tax, but the customer's address has no country.`,
     });
   }
-  if (instrumentChecked && row.collectionMethod === 'CHARGE_AUTOMATICALLY' && row.totalAmount > 0) {
+  if (instrumentChecked && row.collectionMethod === 'CHARGE_AUTOMATICALLY' && amountDue > 0) {
     const instrumentId = chargedInstrumentId(row.paymentInstrumentId, customer);
     const verdict = instrumentId ? await chargeableInstrument(tx, { accountId: row.accountId, customerId: customer.id, instrumentId }) : undefined;
     if (!verdict || (!verdict.chargeable && verdict.reason === 'NOT_FOUND')) {
@@ -65,9 +73,11 @@ export interface Finalized {
 }
 
 /**
- * DRAFT → OPEN, or PAID at once for a zero total, with InvoiceFinalized (+ InvoicePaid), in the
- * caller's transaction, the invoice locked. Throws FinalizationRefused with every reason it
- * cannot be issued. Subscriptions pass `instrumentChecked: false`: their collection picks a
+ * DRAFT → OPEN, or PAID at once when nothing is due, with InvoiceFinalized (+ InvoicePaid), in the
+ * caller's transaction, the invoice locked. The customer balance in the invoice currency is
+ * applied (credit lowers `amount_due`, debit raises it) and a negative total is credited to it,
+ * under the balance's row lock (docs/customer-balance.md). Throws FinalizationRefused with every
+ * reason it cannot be issued. Subscriptions pass `instrumentChecked: false`: their collection picks a
  * usable instrument at each attempt, and a cycle with none fails its payment instead.
  */
 export async function finalizeDraft(
@@ -78,18 +88,22 @@ export async function finalizeDraft(
   const { now } = options;
   nextStatus('finalize', row.status);
   const customer = await findInvoiceCustomer(tx, row.customerId);
-  const reasons = await finalizationReasons(tx, row, customer, now, options.instrumentChecked ?? true);
+  const balance = await planBalanceSettlement(tx, row);
+  const reasons = await finalizationReasons(tx, row, customer, balance.amountDue, now, options.instrumentChecked ?? true);
   if (reasons.length > 0) throw new FinalizationRefused(reasons);
 
-  const status = row.totalAmount === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
+  await recordBalanceSettlement(tx, row, balance, now);
+  const status = balance.amountDue === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
   const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
   const saved = await updateInvoiceColumns(tx, row, {
     status,
     customerSnapshot: customerSnapshotOf(customer),
     finalizedAt: now,
     updatedAt: now,
+    amountDue: balance.amountDue,
+    amountDetails: { ...(row.amountDetails as object), balance_applied: balance.balanceApplied, balance_credited: balance.balanceCredited },
     ...(charged ? { paymentInstrumentId: chargedInstrumentId(row.paymentInstrumentId, customer) ?? null } : {}),
-    ...(status === 'PAID' ? { paidAt: now, amountDue: 0 } : {}),
+    ...(status === 'PAID' ? { paidAt: now } : {}),
   });
   const invoice = serializeInvoice(saved, { now });
   const event = { accountId: saved.accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };

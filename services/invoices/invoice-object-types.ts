@@ -28,6 +28,18 @@ export type InvoiceCustomer = {
   tax: { taxability: 'EXEMPT' | 'TAXABLE' };
 };
 
+/**
+ * The invoice-level amounts: the lines' sums and what the customer balance did at finalization
+ * (docs/customer-balance.md). Both balance fields are 0 until then, and on invoices finalized
+ * before the ledger existed.
+ */
+export type InvoiceAmountDetails = AmountDetails & {
+  /** Credit (> 0) or debit (< 0) of the customer balance taken into `amount_due`. */
+  balance_applied: number;
+  /** A negative total's magnitude, credited to the customer balance. */
+  balance_credited: number;
+};
+
 export type InvoiceLineItem = {
   id: string;
   product_price_id?: string;
@@ -46,7 +58,7 @@ export type InvoiceObject = {
   currency: string;
   total_amount: number;
   amount_due?: number;
-  amount_details?: AmountDetails;
+  amount_details?: InvoiceAmountDetails;
   line_items: InvoiceLineItem[];
   customer: InvoiceCustomer;
   subscription_id?: string;

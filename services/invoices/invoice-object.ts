@@ -4,7 +4,7 @@ import type { CollectionMethod } from '../../domain/collection-methods';
 import type { Prisma } from '../../generated/prisma/client';
 import type { BillingReason } from '../../domain/billing-reasons';
 import type { TaxMode } from '../../domain/invoice-amounts';
-import type { InvoiceAddress, InvoiceCustomer, InvoiceObject } from './invoice-object-types';
+import type { InvoiceAddress, InvoiceAmountDetails, InvoiceCustomer, InvoiceObject } from './invoice-object-types';
 
 export type { InvoiceCustomer, InvoiceObject };
 import { invoicePdfUrl } from './pdf-url';
@@ -92,6 +92,12 @@ export interface SerializeOptions {
   deleted?: boolean;
 }
 
+/** The stored `amount_details` with both balance fields, 0 where finalization has not set them. */
+export function invoiceAmountDetails(stored: unknown): InvoiceAmountDetails {
+  const details = stored as AmountDetails & Partial<InvoiceAmountDetails>;
+  return { ...details, balance_applied: details.balance_applied ?? 0, balance_credited: details.balance_credited ?? 0 };
+}
+
 /** The section 2.3 invoice, as every invoice operation answers and every invoice event carries. */
 export function serializeInvoice(row: InvoiceRow, options: SerializeOptions): InvoiceObject {
   let customer = row.customerSnapshot as InvoiceCustomer | null;
@@ -106,7 +112,7 @@ export function serializeInvoice(row: InvoiceRow, options: SerializeOptions): In
     status: row.status as InvoiceObject['status'],
     currency: row.currency,
     total_amount: row.totalAmount,
-    ...(options.deleted ? {} : { amount_due: row.amountDue, amount_details: row.amountDetails as unknown as AmountDetails }),
+    ...(options.deleted ? {} : { amount_due: row.amountDue, amount_details: invoiceAmountDetails(row.amountDetails) }),
     line_items: row.lineItems.map((line) => ({
       id: line.id,
       ...present('product_price_id', line.productPriceId),

@@ -6,12 +6,13 @@ import { recordEvent } from '../../prisma/outbox';
 import { signalSubscriptionInvoiceSettled } from '../subscriptions/workflow-client';
 import type { Scope } from '../scope';
 import { signalInvoiceStatusChanged } from '../workflows/invoice-collection';
-import { serializeInvoice, type InvoiceObject } from './invoice-object';
+import { returnAppliedBalance } from '../customer-balance/finalization';
+import { invoiceAmountDetails, serializeInvoice, type InvoiceObject } from './invoice-object';
 import { lockVisibleInvoice, updateInvoiceColumns } from './repository';
 
 /**
  * invoices/void (section 4.4) in the caller's transaction: OPEN, DUNNING or UNPAID → VOIDED with
- * amount_due 0 and InvoiceVoided. Refused (INCOMPATIBLE_STATUS) while a charge is under way.
+ * amount_due 0 and InvoiceVoided; the customer balance it took goes back to the customer. Refused (INCOMPATIBLE_STATUS) while a charge is under way.
  */
 export async function voidInvoice(deps: { now: () => Date }, tx: Prisma.TransactionClient, scope: Scope, invoiceId: string): Promise<InvoiceObject> {
   const row = await lockVisibleInvoice(tx, scope, invoiceId);
@@ -25,6 +26,7 @@ export async function voidInvoice(deps: { now: () => Date }, tx: Prisma.Transact
   }
   const now = deps.now();
   const saved = await updateInvoiceColumns(tx, row, { status, voidedAt: now, amountDue: 0, updatedAt: now });
+  await returnAppliedBalance(tx, { ...row, balanceApplied: invoiceAmountDetails(row.amountDetails).balance_applied }, now);
   const invoice = serializeInvoice(saved, { now });
   await recordEvent(tx, { accountId: scope.accountId, channelId: saved.channelId, name: 'InvoiceVoided', data: { invoice }, occurredAt: now });
   return invoice;

@@ -3,6 +3,7 @@ import type { Database } from '../../prisma/client';
 import { finishRefund, refundablePayment, reserveRefund } from '../payments/refunds';
 import { documentRefunds } from '../credit-notes/money-given-back';
 import { lockInvoice } from '../payments/settle';
+import { creditProrationToBalance } from './proration-balance-credit';
 
 export interface ProrationCredit {
   subscriptionId: string;
@@ -12,7 +13,8 @@ export interface ProrationCredit {
 }
 
 /**
- * Gives back a proration credit (docs/subscriptions.md, "Proration"): discounted as the
+ * Gives back a proration credit (docs/subscriptions.md, "Proration"). A credit destined to the
+ * customer balance becomes a credit invoice (creditProrationToBalance); otherwise, as before: discounted as the
  * newest paid invoice was and taxed as its lines were (creditToRefund), then refunded against the
  * subscription's paid invoices, newest first, as far as their payments go; what they never
  * took is not given. All refunds are reserved in one transaction under keys derived from
@@ -21,12 +23,17 @@ export interface ProrationCredit {
 export async function refundProrationCredit(
   deps: { db: Database; now: () => Date },
   input: ProrationCredit,
-): Promise<{ refunded: number; refundIds: string[] }> {
+): Promise<{ refunded: number; refundIds: string[]; creditInvoiceId?: string | null }> {
+  if (input.credit.to === 'CUSTOMER_BALANCE' && input.credit.at !== undefined) {
+    const { creditInvoiceId } = await creditProrationToBalance(deps, { ...input, at: input.credit.at });
+    return { refunded: 0, refundIds: [], creditInvoiceId };
+  }
   const { db } = deps;
   const prefix = `subscription-credit/${input.subscriptionId}/${input.key}/`;
   const refundIds = await db.$transaction(async (tx) => {
     const paid = await tx.invoice.findMany({
-      where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null },
+      // Credit invoices (negative totals) took no payment and discount nothing.
+      where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null, totalAmount: { gt: 0 } },
       orderBy: { id: 'desc' },
       select: { id: true, accountId: true, amountDetails: true },
     });

@@ -1,3 +1,4 @@
+import type { ProrationCreditDestination } from '../../domain/balance-transactions';
 import type { BillingPeriod } from '../../domain/billing-periods';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { ExhaustionAction, TrialType } from '../../domain/subscriptions/state';
@@ -48,6 +49,7 @@ export interface UpdateSubscriptionInput {
   metadata?: Record<string, string> | null;
   merchant_reference?: string | null;
   end_trial?: true;
+  proration_credit?: ProrationCreditDestination;
   line_items?: {
     add?: SubscriptionLineRequest[];
     update?: { id: string; quantity?: number; product_price_id?: string; tax?: LineTaxRequest | null }[];

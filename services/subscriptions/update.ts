@@ -10,6 +10,7 @@ import type { SubscriptionObject } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
 import { lineTax, newLines, priceTaxCategories, requireTaxCountry, resolvePrices, subscriptionInstrument } from './references';
 import { visibleSubscription } from './visible';
+import { prorationCreditSetting } from '../customer-balance/proration-credit-setting';
 import type { UpdateRequestKey } from './workflow-client';
 
 /**
@@ -72,5 +73,6 @@ async function resolveChanges(
     requireTaxCountry(await taxedCustomer(), changes.updateLines.flatMap((change) => (change.tax ? [{ tax: change.tax }] : [])), 'line_items.update');
   }
   if (lines?.remove?.length) changes.removeLineIds = lines.remove;
+  if (lines) changes.prorationCredit = input.proration_credit ?? (await prorationCreditSetting(db, accountId));
   return changes;
 }

@@ -88,8 +88,8 @@ describe('round trips per request', () => {
   it('invoices/finalize: the update returns the invoice, its lines are not read again', async () => {
     const draft = (await post('invoices/create', newDraft())).body;
     const { body: finalized, sent } = await counted('invoices/finalize', { id: draft.id });
-    // BEGIN, lock, invoice, lines, customer, UPDATE … RETURNING, event, COMMIT
-    expect(sent).toHaveLength(8);
+    // BEGIN, lock, invoice, lines, customer, the customer balance locked, UPDATE … RETURNING, event, COMMIT
+    expect(sent).toHaveLength(9);
     expect(finalized.status).toBe('OPEN');
     expect((await post('invoices/get', { id: draft.id })).body).toEqual(finalized);
   });

@@ -70,7 +70,7 @@ describe('invoices/create', () => {
       currency: 'EUR',
       total_amount: 8363,
       amount_due: 8363,
-      amount_details: { subtotal: 9330, discount: 1034, taxable: 8296, tax: 1250 },
+      amount_details: { subtotal: 9330, discount: 1034, taxable: 8296, tax: 1250, balance_applied: 0, balance_credited: 0 },
       line_items: [
         {
           id: expect.stringMatching(/^ili_/),
@@ -172,7 +172,7 @@ describe('invoices/update', () => {
     const updated = await ok('invoices/update', { id: invoice.id, discounts: [{ coupon_id: coupon.id }], notes: null });
     expect(updated.line_items[0].id).toBe(invoice.line_items[0].id);
     // 2997 × 33.3333 % = 998.999… → 999.
-    expect(updated.amount_details).toEqual({ subtotal: 2997, discount: 999, taxable: 1998, tax: 0 });
+    expect(updated.amount_details).toEqual({ subtotal: 2997, discount: 999, taxable: 1998, tax: 0, balance_applied: 0, balance_credited: 0 });
     expect(updated.total_amount).toBe(1998);
     expect(updated.notes).toBeUndefined();
     expect(updated.merchant_reference).toBe('r');

@@ -51,6 +51,7 @@ describe('updates', () => {
     const changed = await s.ok('subscriptions/update', {
       id,
       line_items: { update: [{ id: lineId, product_price_id: cheap }], add: [{ product_price_id: extra, quantity: 1 }] },
+      proration_credit: 'REFUND',
     });
     expect(changed.line_items.map((l: { product_price_id: string; quantity: number }) => [l.product_price_id, l.quantity])).toEqual([[cheap, 2], [extra, 1]]);
     expect(changed.line_items[0].product_info.name).toBe('Half seat');
@@ -99,7 +100,7 @@ describe('updates', () => {
 
     // Three seats to one with three days of seven left: 3000 × 3/7 ≈ 1286 back, 1000 × 3/7 ≈ 429
     // on: credit 857 at list price, half of it (428.5, half up) given back.
-    await s.ok('subscriptions/update', { id: created.id, line_items: { update: [{ id: created.line_items[0].id, quantity: 1 }] } });
+    await s.ok('subscriptions/update', { id: created.id, line_items: { update: [{ id: created.line_items[0].id, quantity: 1 }] }, proration_credit: 'REFUND' });
     const [refund] = await refundsOf(created.id, 1);
     expect(refund).toMatchObject({ invoiceId: first!.id, amount: 429, status: 'SUCCEEDED' });
     expect(await s.invoices(created.id)).toHaveLength(1);

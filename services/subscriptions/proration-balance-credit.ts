@@ -1,0 +1,61 @@
+import { discountedCreditParts } from '../../domain/subscriptions/proration';
+import type { CollectionMethod } from '../../domain/collection-methods';
+import type { Database } from '../../prisma/client';
+import { finalizeDraft } from '../invoices/finalize';
+import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
+import { subscriptionInvoiceId } from './invoice-id';
+import type { ProrationCredit } from './proration-refund';
+
+/**
+ * A proration credit given to the customer balance (docs/customer-balance.md, "Proration
+ * credits"): a credit invoice with one negative line per tax treatment, discounted as the
+ * newest paid invoice was and taxed as its lines were (the same amount a refund would give),
+ * finalized at once: its total is negative, so it is PAID with amount_due 0 and its magnitude is
+ * credited to the balance (CREDITED_FROM_INVOICE). Its id derives from the credit's key, so a
+ * retried activity finds it instead of crediting twice. Nothing is credited when the
+ * subscription has no paid invoice: a period never paid for has nothing to give back.
+ */
+export async function creditProrationToBalance(
+  deps: { db: Database; now: () => Date },
+  input: ProrationCredit & { at: number },
+): Promise<{ creditInvoiceId: string | null; credited: number }> {
+  const id = subscriptionInvoiceId(input.subscriptionId, `credit/${input.key}`, input.at);
+  return deps.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${input.subscriptionId} FOR UPDATE`;
+    const existing = await tx.invoice.findUnique({ where: { id }, select: { totalAmount: true } });
+    if (existing) return { creditInvoiceId: id, credited: -existing.totalAmount };
+    const subscription = await tx.subscription.findUniqueOrThrow({
+      where: { id: input.subscriptionId },
+      select: { accountId: true, customerId: true, currency: true, collectionMethod: true },
+    });
+    const newest = await tx.invoice.findFirst({
+      where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null, totalAmount: { gt: 0 } },
+      orderBy: { id: 'desc' },
+      select: { amountDetails: true },
+    });
+    const parts = newest ? discountedCreditParts(input.credit, newest.amountDetails as { subtotal: number; discount: number }).filter((part) => part.amount > 0) : [];
+    if (parts.length === 0) return { creditInvoiceId: null, credited: 0 };
+    const now = deps.now();
+    const { row } = await createInvoiceRecord(tx, {
+      id,
+      accountId: subscription.accountId,
+      customer: await findInvoiceCustomer(tx, subscription.customerId),
+      currency: subscription.currency,
+      billingReason: 'SUBSCRIPTION_CYCLE',
+      subscriptionId: input.subscriptionId,
+      state: {
+        lines: parts.map((part) => ({ productPriceId: null, description: input.credit.description, amount: -part.amount, quantity: 1, tax: part.tax })),
+        discounts: [],
+        collectionMethod: subscription.collectionMethod as CollectionMethod,
+        paymentInstrumentId: null,
+        dueAt: null,
+        notes: null,
+        merchantReference: null,
+        metadata: null,
+      },
+      now,
+    });
+    const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
+    return { creditInvoiceId: id, credited: -finalized.row.totalAmount };
+  });
+}
