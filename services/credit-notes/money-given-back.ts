@@ -88,3 +88,18 @@ export async function documentRefunds(tx: Db, input: { refundIds: readonly strin
     now: input.now,
   });
 }
+
+/**
+ * documentMoneyGivenBack for a credit invoice (a negative total) whose magnitude was credited to
+ * the customer balance when it was finalized in the caller's transaction: one note against that
+ * invoice for its CREDITED_FROM_INVOICE transaction; none when nothing was credited.
+ */
+export async function documentBalanceCredit(tx: Db, input: { invoiceId: string; description: string; now: Date }): Promise<CreditNoteObject[]> {
+  const credited = await tx.customerBalanceTransaction.findFirst({ where: { invoiceId: input.invoiceId, type: 'CREDITED_FROM_INVOICE' }, select: { id: true, amount: true } });
+  if (!credited) return [];
+  return documentMoneyGivenBack(tx, {
+    given: [{ invoiceId: input.invoiceId, sourceKey: `balance/${credited.id}`, balanceCredit: { transactionId: credited.id, amount: -credited.amount } }],
+    description: input.description,
+    now: input.now,
+  });
+}

@@ -32,6 +32,10 @@ export async function voidCreditNote(deps: { now: () => Date }, tx: Db, scope: S
       allowed_statuses: ['ISSUED'],
     });
   }
+  if (note.origin !== 'API') {
+    // It documents money the platform gave back on its own (a proration credit), which stands.
+    throw notVoidable(id, 'AUTOMATIC', `it documents a ${note.origin} credit the platform made, not a credit note issued through the API.`, { origin: note.origin });
+  }
   if (note.refundAmount > 0) {
     throw notVoidable(id, 'REFUNDED', `${note.refundAmount} of it was refunded to the customer's payment instrument, which cannot be taken back.`, {
       refund_id: note.refundId,
