@@ -335,3 +335,19 @@ describe('credit-notes/get and credit-notes/list', () => {
     expect((await m.call('get', { id: b.id, channel_id: platform.channelIds[1] })).status).toBe(404);
   });
 });
+
+describe('idempotency', () => {
+  it('issues one note (one refund, one number) for a create sent twice with one Idempotency-Key', async () => {
+    const { invoice } = await m.paidInvoice(3_000);
+    const body = { invoice_id: invoice.id, amount: 1_000, reason: 'DUPLICATE', refund_amount: 1_000 };
+    const headers = { 'idempotency-key': `cn-${invoice.id}` };
+    const [a, b] = await Promise.all([platform.call('/v2/credit-notes/create', body, { headers }), platform.call('/v2/credit-notes/create', body, { headers })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body).toEqual(b.body);
+    expect([a.headers.get('idempotent-replayed'), b.headers.get('idempotent-replayed')]).toContain('true');
+    expect(await platform.db.creditNote.count({ where: { invoiceId: invoice.id } })).toBe(1);
+    expect(await platform.db.refund.count({ where: { invoiceId: invoice.id } })).toBe(1);
+    const other = await platform.call('/v2/credit-notes/create', { ...body, amount: 500, refund_amount: 500 }, { headers });
+    expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+});
