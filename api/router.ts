@@ -1,6 +1,7 @@
 import { antifraudListsRouter } from './antifraud-lists/router';
 import { apiKeysRouter } from './api-keys/router';
 import { couponsRouter } from './coupons/router';
+import { creditNotesRouter } from './credit-notes/router';
 import { customerBalanceTransactionsRouter } from './customer-balance-transactions/router';
 import { customersRouter } from './customers/router';
 import { invoicesRouter } from './invoices/router';
@@ -27,6 +28,7 @@ export const appRouter = router({
   'product-prices': productPricesRouter,
   coupons: couponsRouter,
   invoices: invoicesRouter,
+  'credit-notes': creditNotesRouter,
   subscriptions: subscriptionsRouter,
   webhooks: webhooksRouter,
   reports: reportsRouter,

@@ -31,9 +31,15 @@ export const EVENT_NAMES = [
   'RoutingConfigVersionPublished',
 ] as const;
 
-export type EventName = (typeof EVENT_NAMES)[number];
+/**
+ * Events the platform adds beyond section 6.2. Section 9 makes new event types opt-in: an
+ * endpoint receives them only once it names them, never by default (docs/webhooks.md).
+ */
+export const OPT_IN_EVENT_NAMES = ['CreditNoteCreated', 'CreditNoteVoided'] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number] | (typeof OPT_IN_EVENT_NAMES)[number];
 
 /** The wire `event_type`: `InvoiceDeleted` is `INVOICE_DELETED`, as the spec shows for three of them. */
 export const EVENT_TYPES: Record<EventName, string> = Object.fromEntries(
-  EVENT_NAMES.map((name) => [name, eventTypeOf(name)]),
+  [...EVENT_NAMES, ...OPT_IN_EVENT_NAMES].map((name) => [name, eventTypeOf(name)]),
 ) as Record<EventName, string>;

@@ -32,6 +32,8 @@ export const ID_PREFIXES = {
   webhookDeliveryAttempt: 'what_',
   report: 'rprt_',
   settlementFile: 'sttf_',
+  creditNote: 'cn_',
+  creditNoteLine: 'cnl_',
   customerBalanceTransaction: 'cbtx_',
 } as const;
 

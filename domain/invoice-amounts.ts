@@ -133,6 +133,16 @@ export function lineTax(taxable: number, tax: LineInput['tax']): number {
   return Number(amount - divideHalfUp(amount * HUNDRED_SCALED, HUNDRED_SCALED + rate));
 }
 
+/**
+ * Rules 4 and 5 for one taxable amount: its tax and what it adds to a total. Invoice lines and
+ * credit note lines (domain/credit-note-amounts.ts) both go through it, so a credit is taxed
+ * exactly as the line it credits was.
+ */
+export function taxedAmount(taxable: number, tax: LineInput['tax']): { taxable: number; tax: number; total: number } {
+  const amount = lineTax(taxable, tax);
+  return { taxable, tax: amount, total: taxable + (tax?.mode === 'EXCLUSIVE' ? amount : 0) };
+}
+
 export function computeInvoiceAmounts(lines: readonly LineInput[], discounts: readonly DiscountInput[]): InvoiceAmounts {
   const subtotals = lines.map((line) => Number(BigInt(line.unitAmount) * BigInt(line.quantity)));
   const base = subtotals.reduce((sum, subtotal) => sum + subtotal, 0);
@@ -140,9 +150,7 @@ export function computeInvoiceAmounts(lines: readonly LineInput[], discounts: re
   const lineAmounts = lines.map((line, index): LineAmounts => {
     const subtotal = subtotals[index]!;
     const discount = lineDiscounts[index]!;
-    const taxable = subtotal - discount;
-    const tax = lineTax(taxable, line.tax);
-    return { subtotal, discount, taxable, tax, total: taxable + (line.tax?.mode === 'EXCLUSIVE' ? tax : 0) };
+    return { subtotal, discount, ...taxedAmount(subtotal - discount, line.tax) };
   });
   const sum = (key: keyof LineAmounts) => lineAmounts.reduce((total, line) => total + line[key], 0);
   return {

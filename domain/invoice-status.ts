@@ -42,6 +42,8 @@ export const INVOICE_TRANSITIONS = {
   dunningExhausted: { from: ['DUNNING'], to: 'UNPAID', by: 'invoiceCollectionWorkflow' },
   /** A sent (SEND_INVOICE) invoice of a subscription reached its due date unpaid: dunning starts. */
   pastDue: { from: ['OPEN'], to: 'DUNNING', by: 'invoiceCollectionWorkflow' },
+  /** Credit notes took off everything still owed (docs/credit-notes.md): nothing is left to collect. */
+  creditedInFull: { from: ['OPEN', 'DUNNING', 'UNPAID'], to: 'PAID', by: 'credit-notes/create' },
 } as const satisfies Record<string, Transition>;
 
 export type InvoiceTransition = keyof typeof INVOICE_TRANSITIONS;

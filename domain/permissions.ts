@@ -3,7 +3,7 @@
  * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
  * cards), the routing-configs operations that create and publish versions, `invoices/refund`,
- * `invoices/preview`, the catalogue (products, product-prices, coupons), and the webhooks delivery log
+ * `invoices/preview`, the credit notes (docs/credit-notes.md), the catalogue (products, product-prices, coupons), and the webhooks delivery log
  * (`webhooks/list-deliveries`, `webhooks/redeliver`). Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
@@ -22,6 +22,11 @@ export const PERMISSIONS = [
   'invoices:pay',
   'invoices:refund',
   'invoices:preview',
+  'credit-notes:preview',
+  'credit-notes:create',
+  'credit-notes:get',
+  'credit-notes:list',
+  'credit-notes:void',
   'products:create',
   'products:get',
   'products:list',

@@ -6,6 +6,8 @@ import type { Database } from '../../prisma/client';
 import { envelopeOf } from '../errors/envelope';
 import { invoicePdfPath } from '../../services/invoices/pdf-url';
 import { urlSigningKey } from '../../services/files/config';
+import { loadCreditNoteDocument, renderCreditNotePdf } from '../credit-notes/pdf';
+import { creditNotePdfPath } from '../../services/credit-notes/pdf-url';
 import { loadInvoiceDocument } from './invoice-document';
 import { renderInvoicePdf } from './invoice-pdf';
 import { registerStoredFileRoute } from './stored-file-route';
@@ -36,29 +38,55 @@ export function registerFileRoutes(app: FastifyInstance, deps: FileRouteDependen
   const now = deps.now ?? (() => new Date());
   registerStoredFileRoute(app, fileStorageFromEnv(), now);
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/files/invoices/:id.pdf', async (request, reply) => {
+  registerDocumentRoute(app, now, {
+    route: '/files/invoices/:id.pdf',
+    path: invoicePdfPath,
+    what: 'Invoice',
+    load: (id) => loadInvoiceDocument(deps.db, id),
+    render: renderInvoicePdf,
+  });
+  registerDocumentRoute(app, now, {
+    route: '/files/credit-notes/:id.pdf',
+    path: creditNotePdfPath,
+    what: 'Credit note',
+    load: (id) => loadCreditNoteDocument(deps.db, id),
+    render: renderCreditNotePdf,
+  });
+}
+
+interface DocumentRoute<T extends { id: string }> {
+  route: string;
+  /** The signed path of a document id: pdf_url's path. */
+  path: (id: string) => string;
+  what: string;
+  load: (id: string) => Promise<T | null>;
+  render: (document: T) => PDFKit.PDFDocument;
+}
+
+function registerDocumentRoute<T extends { id: string }>(app: FastifyInstance, now: () => Date, document: DocumentRoute<T>): void {
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(document.route, async (request, reply) => {
     const { id } = request.params;
     const key = urlSigningKey();
     const expires = single(request.query.expires);
-    const verdict = key ? verifySignedPath(key, invoicePdfPath(id), expires, single(request.query.signature), now()) : 'INVALID';
+    const verdict = key ? verifySignedPath(key, document.path(id), expires, single(request.query.signature), now()) : 'INVALID';
     if (verdict === 'INVALID') {
-      return refuse(reply, new ApiError('PERMISSION_DENIED', 'The link is not valid: its signature does not match. Use the pdf_url of the invoice as given.'));
+      return refuse(reply, new ApiError('PERMISSION_DENIED', `The link is not valid: its signature does not match. Use the pdf_url of the ${document.what.toLowerCase()} as given.`));
     }
     if (verdict === 'EXPIRED') {
       const expiredAt = formatDateTime(new Date(Number(expires) * 1000));
       return refuse(
         reply,
-        new ApiError('PERMISSION_DENIED', `The link expired at ${expiredAt}. Retrieve the invoice again for a fresh pdf_url.`, { expired_at: expiredAt }),
+        new ApiError('PERMISSION_DENIED', `The link expired at ${expiredAt}. Retrieve the ${document.what.toLowerCase()} again for a fresh pdf_url.`, { expired_at: expiredAt }),
       );
     }
-    const invoice = await loadInvoiceDocument(deps.db, id);
-    if (!invoice) return refuse(reply, ApiError.notFound('Invoice', id));
+    const found = await document.load(id);
+    if (!found) return refuse(reply, ApiError.notFound(document.what, id));
     return reply
       .code(200)
       .type('application/pdf')
-      .header('content-disposition', `inline; filename="${invoice.id}.pdf"`)
+      .header('content-disposition', `inline; filename="${found.id}.pdf"`)
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff')
-      .send(renderInvoicePdf(invoice));
+      .send(document.render(found));
   });
 }

@@ -4,7 +4,7 @@ import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { createEndpoint } from '../../services/webhooks/create-endpoint';
-import { description, endpointUrl, eventTypes, serializeEndpoint, WEBHOOK_EVENT_TYPES, webhookEndpointObject } from './schemas';
+import { DEFAULT_WEBHOOK_EVENT_TYPES, description, endpointUrl, eventTypes, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const createWebhookRequest = z.strictObject({
   url: endpointUrl,
@@ -42,7 +42,7 @@ export const createWebhook = authorizedProcedure
           channelId: scope ? scope[0]! : null,
           url: input.url,
           description: input.description,
-          eventTypes: input.event_types ?? WEBHOOK_EVENT_TYPES,
+          eventTypes: input.event_types ?? DEFAULT_WEBHOOK_EVENT_TYPES,
         });
         return { ...serializeEndpoint(row), secret };
       }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatDateTime } from '../../domain/datetime';
-import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
+import { EVENT_NAMES, EVENT_TYPES, OPT_IN_EVENT_NAMES } from '../../domain/event-catalogue';
 import { hostRefusal, literalHostScope } from '../../domain/webhook-destination';
 import { dateTime, prefixedId } from '../common/schemas';
 import { isSuccessStatus } from '../../domain/webhook-delivery-failure';
@@ -15,7 +15,9 @@ export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const WEBHOOK_EVENT_TYPES = EVENT_NAMES.map((name) => EVENT_TYPES[name]) as [string, ...string[]];
+export const WEBHOOK_EVENT_TYPES = [...EVENT_NAMES, ...OPT_IN_EVENT_NAMES].map((name) => EVENT_TYPES[name]) as [string, ...string[]];
+/** What an endpoint created without event_types receives: the opt-in types are left out. */
+export const DEFAULT_WEBHOOK_EVENT_TYPES = EVENT_NAMES.map((name) => EVENT_TYPES[name]);
 
 export const endpointId = prefixedId('webhookEndpoint');
 export const eventId = prefixedId('event');

@@ -13,8 +13,12 @@ export function invoicePdfPath(invoiceId: string): string {
  * for `ttlSeconds` from `now`. Undefined when no key is configured: links are then off.
  */
 export function invoicePdfUrl(invoiceId: string, now: Date, ttlSeconds: number = INVOICE_PDF_URL_TTL_SECONDS): string | undefined {
+  return signedDocumentUrl(invoicePdfPath(invoiceId), now, ttlSeconds);
+}
+
+/** A document's link at `path`, signed and expiring as an invoice PDF's (credit notes use it too). */
+export function signedDocumentUrl(path: string, now: Date, ttlSeconds: number = INVOICE_PDF_URL_TTL_SECONDS): string | undefined {
   const key = urlSigningKey();
   if (!key) return undefined;
-  const path = invoicePdfPath(invoiceId);
   return `${publicUrl()}${path}?${signPath(key, path, Math.floor(now.getTime() / 1000) + ttlSeconds)}`;
 }

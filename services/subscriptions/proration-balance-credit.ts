@@ -1,6 +1,7 @@
 import { discountedCreditParts } from '../../domain/subscriptions/proration';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { Database } from '../../prisma/client';
+import { documentBalanceCredit } from '../credit-notes/money-given-back';
 import { finalizeDraft } from '../invoices/finalize';
 import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
 import { subscriptionInvoiceId } from './invoice-id';
@@ -56,6 +57,7 @@ export async function creditProrationToBalance(
       now,
     });
     const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
+    await documentBalanceCredit(tx, { invoiceId: id, description: input.credit.description, now });
     return { creditInvoiceId: id, credited: -finalized.row.totalAmount };
   });
 }

@@ -1,6 +1,7 @@
 import { creditToRefund, type Proration } from '../../domain/subscriptions/proration';
 import type { Database } from '../../prisma/client';
 import { finishRefund, refundablePayment, reserveRefund } from '../payments/refunds';
+import { documentRefunds } from '../credit-notes/money-given-back';
 import { lockInvoice } from '../payments/settle';
 import { creditProrationToBalance } from './proration-balance-credit';
 
@@ -57,6 +58,7 @@ export async function refundProrationCredit(
       ids.push(await reserveRefund(tx, { invoice, payment: found.payment, amount, reason: input.credit.description, key: `${prefix}${invoice.id}`, now }));
       left -= amount;
     }
+    await documentRefunds(tx, { refundIds: ids, description: input.credit.description, now });
     return ids;
   });
   let refunded = 0;

@@ -27,6 +27,7 @@ describe('conventions of section 1', () => {
     expect(eventTypeOf('InvoiceDunningStarted')).toBe('INVOICE_DUNNING_STARTED');
     expect(eventTypeOf('SubscriptionCreated')).toBe('SUBSCRIPTION_CREATED');
     expect(EVENT_NAMES).toHaveLength(27);
-    expect(new Set(Object.values(EVENT_TYPES)).size).toBe(27);
+    expect(new Set(Object.values(EVENT_TYPES)).size).toBe(29);
+    expect(EVENT_TYPES.CreditNoteCreated).toBe('CREDIT_NOTE_CREATED');
   });
 });

@@ -21,6 +21,7 @@ const EXPECTED: Record<InvoiceTransition, [string[], string]> = {
   chargeFailedFinal: [['OPEN', 'DUNNING'], 'UNPAID'],
   dunningExhausted: [['DUNNING'], 'UNPAID'],
   pastDue: [['OPEN'], 'DUNNING'],
+  creditedInFull: [['OPEN', 'DUNNING', 'UNPAID'], 'PAID'],
 };
 
 describe('the invoice state machine', () => {
