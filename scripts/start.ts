@@ -119,6 +119,7 @@ async function main(): Promise<void> {
     }
     log(`API          ${publicUrl}/v2/…`);
     log(`API docs     ${publicUrl}/docs  (OpenAPI: ${publicUrl}/openapi.json)`);
+    log(`Dashboard    ${publicUrl}/dashboard/`);
     log(`Temporal UI  ${temporalUi}`);
     log('ready; Ctrl-C stops everything');
     workerRun.catch((error) => {

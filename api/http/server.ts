@@ -9,6 +9,7 @@ import { referencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
+import { registerDashboardStatic } from './dashboard-static';
 import { registerHealthRoutes } from './health';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
@@ -108,6 +109,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   registerHealthRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);
+  registerDashboardStatic(app);
 
   app.post('/v2/:resources/:action', async (request, reply) => {
     const path = request.url.split('?')[0]!;
