@@ -1,4 +1,4 @@
-import { createBillingClient } from './billing-client';
+import { createBillingClient, type paths } from '../../../client';
 import { csrfHeaders } from './csrf';
 import { envelopeOf, RequestFailed } from './errors';
 
@@ -15,8 +15,13 @@ const client = createBillingClient({
   },
 });
 
-export async function v2<T>(path: `/v2/${string}/${string}`, body: unknown): Promise<T> {
-  const { data, error, response } = await (client.POST as (p: string, init: { body: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, { body });
+/** Every /v2 path the typed client knows; bodies and answers are checked by the pages' own types. */
+export type V2Path = keyof paths;
+
+type UntypedPost = (path: V2Path, init: { body: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+export async function v2<T>(path: V2Path, body: unknown): Promise<T> {
+  const { data, error, response } = await (client.POST as unknown as UntypedPost)(path, { body });
   if (!response.ok || error !== undefined) throw new RequestFailed(response.status, envelopeOf(response.status, error));
   return data as T;
 }
@@ -25,7 +30,7 @@ export async function v2<T>(path: `/v2/${string}/${string}`, body: unknown): Pro
  * Operations answering 303 with a signed file link (`reports/download`): the browser follows
  * the redirect, so the link is where the response ended up; the body is not read.
  */
-export async function v2FileLink(path: `/v2/${string}/${string}`, body: unknown): Promise<string> {
+export async function v2FileLink(path: V2Path, body: unknown): Promise<string> {
   const response = await globalThis.fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
