@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { signOut } from './api/session';
 import { ErrorMessage } from './components/ErrorMessage';
 import { Link, navigate, useLocation } from './router';
-import { useMe, useSessionChanged } from './session';
+import { useMe, useSignedOut } from './session';
 
 interface NavItem {
   to: string;
@@ -51,12 +51,12 @@ const ROLE_NAMES: Record<string, string> = { MERCHANT_ADMIN: 'Merchant admin', D
 export function Shell({ children }: { children: ReactNode }) {
   const me = useMe();
   const { path } = useLocation();
-  const sessionChanged = useSessionChanged();
+  const signedOut = useSignedOut();
   const out = useMutation({
     mutationFn: signOut,
-    onSuccess: async () => {
+    onSuccess: () => {
+      signedOut();
       navigate('/sign-in', { replace: true });
-      await sessionChanged();
     },
   });
   return (

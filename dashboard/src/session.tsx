@@ -23,11 +23,20 @@ export function useCan(): (permission: string) => boolean {
   return (permission) => me.permissions.includes(permission);
 }
 
-/** After sign-in, sign-out or a 401: ask the server who we are, drop everything else cached. */
+/** After sign-in or accepting an invitation: ask the server who we are, drop everything else cached. */
 export function useSessionChanged(): () => Promise<void> {
   const client = useQueryClient();
   return async () => {
     client.removeQueries({ predicate: (query) => query.queryKey[0] !== ME_KEY[0] });
     await client.invalidateQueries({ queryKey: ME_KEY });
+  };
+}
+
+/** After sign-out: nobody is signed in, and nothing the previous user saw stays cached. */
+export function useSignedOut(): () => void {
+  const client = useQueryClient();
+  return () => {
+    client.removeQueries({ predicate: (query) => query.queryKey[0] !== ME_KEY[0] });
+    client.setQueryData(ME_KEY, null);
   };
 }

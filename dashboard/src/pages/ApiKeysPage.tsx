@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useFocusOnMount } from '../components/useFocusOnMount';
 import { PERMISSIONS } from '../../../domain/permissions';
 import type { ApiKey } from '../api/types';
 import { v2, type Page } from '../api/v2';
@@ -26,7 +27,6 @@ function useNow(everyMs: number): number {
 export function ApiKeysPage() {
   const can = useCan();
   const channelName = useChannelName();
-  const now = useNow(1000);
   const [rotating, setRotating] = useState<ApiKey | null>(null);
   const [revealed, setRevealed] = useState<{ title: string; secret: string } | null>(null);
   const paged = usePaged<ApiKey>(KEYS, async (token) => {
@@ -51,12 +51,7 @@ export function ApiKeysPage() {
           { header: 'Permissions', cell: (key) => <PermissionList permissions={key.permissions} /> },
           {
             header: 'Status',
-            cell: (key) =>
-              key.rotate_at && Date.parse(key.rotate_at) > now ? (
-                <span>Rotation in progress: previous secret valid until {dateTime(key.rotate_at)} ({timeLeft(key.rotate_at, now)})</span>
-              ) : (
-                'Active'
-              ),
+            cell: (key) => (key.rotate_at ? <RotationStatus until={key.rotate_at} /> : 'Active'),
           },
           { header: 'Created', cell: (key) => dateTime(key.created_at) },
           {
@@ -85,15 +80,27 @@ export function ApiKeysPage() {
   );
 }
 
+/** Ticks every second while the overlap lasts, so the time left counts down in place. */
+function RotationStatus({ until }: { until: string }) {
+  const now = useNow(1000);
+  if (Date.parse(until) <= now) return <>Active</>;
+  return (
+    <span>
+      Rotation in progress: previous secret valid until {dateTime(until)} ({timeLeft(until, now)})
+    </span>
+  );
+}
+
 function PermissionList({ permissions }: { permissions: string[] }) {
   if (permissions.length === PERMISSIONS.length) return <>All permissions</>;
   return <span className="permissions">{permissions.join(', ')}</span>;
 }
 
 function SecretOnce({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
+  const headingRef = useFocusOnMount<HTMLHeadingElement>();
   return (
     <section className="secret" aria-labelledby="secret-title" role="region">
-      <h2 id="secret-title" tabIndex={-1} ref={(node) => node?.focus()}>
+      <h2 id="secret-title" tabIndex={-1} ref={headingRef}>
         {title}
       </h2>
       <p>Shown only now: store it in your secret manager before you leave this page.</p>
@@ -194,6 +201,7 @@ function CreateKey({ onCreated }: { onCreated: (name: string, secret: string) =>
 
 function RotateKey({ apiKey, onCancel, onRotated }: { apiKey: ApiKey; onCancel: () => void; onRotated: (secret: string) => void }) {
   const client = useQueryClient();
+  const headingRef = useFocusOnMount<HTMLHeadingElement>();
   const [period, setPeriod] = useState('86400');
   const rotate = useMutation({
     mutationFn: () => v2<ApiKey & { rotate_secret: string }>('/v2/api-keys/rotate', { id: apiKey.id, rotation_period: Number(period) }),
@@ -208,7 +216,7 @@ function RotateKey({ apiKey, onCancel, onRotated }: { apiKey: ApiKey; onCancel: 
   };
   return (
     <section aria-labelledby="rotate-key" className="panel">
-      <h2 id="rotate-key" tabIndex={-1} ref={(node) => node?.focus()}>
+      <h2 id="rotate-key" tabIndex={-1} ref={headingRef}>
         Rotate {apiKey.name}
       </h2>
       <form onSubmit={submit}>
