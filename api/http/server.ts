@@ -9,9 +9,12 @@ import { referencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
+import { registerDashboardRoutes } from '../dashboard/routes';
+import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { registerHealthRoutes } from './health';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
+import { trustProxySetting } from './trust-proxy';
 
 /** 1 MiB: far above any legitimate request, small enough that parsing never hurts. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -20,6 +23,8 @@ export interface ServerOptions {
   bodyLimitBytes?: number;
   logLevel?: string;
   publicUrl?: string;
+  /** Fastify's `trustProxy`; default from TRUST_PROXY (api/http/trust-proxy.ts). */
+  trustProxy?: boolean | string;
 }
 
 const createCaller = createCallerFactory(appRouter);
@@ -72,6 +77,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
           }
         : false,
     genReqId: () => newId('request'),
+    trustProxy: options.trustProxy ?? trustProxySetting(process.env.TRUST_PROXY),
     requestIdHeader: false,
   });
   const routes = procedureTable(appRouter);
@@ -108,6 +114,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   registerHealthRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);
+  registerDashboardRoutes(app, deps);
 
   app.post('/v2/:resources/:action', async (request, reply) => {
     const path = request.url.split('?')[0]!;
@@ -118,6 +125,8 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
       requestId: request.id,
       authorization: header(request, 'authorization'),
       idempotencyKey: header(request, 'idempotency-key'),
+      session: sessionCredentialsOf(request),
+      client: clientInfoOf(request),
     });
     let input: unknown;
     try {
