@@ -32,6 +32,10 @@ export const ID_PREFIXES = {
   webhookDeliveryAttempt: 'what_',
   report: 'rprt_',
   settlementFile: 'sttf_',
+  dashboardUser: 'usr_',
+  dashboardInvitation: 'uinv_',
+  dashboardSession: 'sess_',
+  dashboardAuditEntry: 'aud_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

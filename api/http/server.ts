@@ -9,10 +9,13 @@ import { referencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
+import { registerDashboardRoutes } from '../dashboard/routes';
+import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { registerDashboardStatic } from './dashboard-static';
 import { registerHealthRoutes } from './health';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
+import { trustProxySetting } from './trust-proxy';
 
 /** 1 MiB: far above any legitimate request, small enough that parsing never hurts. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -21,6 +24,8 @@ export interface ServerOptions {
   bodyLimitBytes?: number;
   logLevel?: string;
   publicUrl?: string;
+  /** Fastify's `trustProxy`; default from TRUST_PROXY (api/http/trust-proxy.ts). */
+  trustProxy?: boolean | string;
 }
 
 const createCaller = createCallerFactory(appRouter);
@@ -73,6 +78,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
           }
         : false,
     genReqId: () => newId('request'),
+    trustProxy: options.trustProxy ?? trustProxySetting(process.env.TRUST_PROXY),
     requestIdHeader: false,
   });
   const routes = procedureTable(appRouter);
@@ -110,6 +116,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);
   registerDashboardStatic(app);
+  registerDashboardRoutes(app, deps);
 
   app.post('/v2/:resources/:action', async (request, reply) => {
     const path = request.url.split('?')[0]!;
@@ -120,6 +127,8 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
       requestId: request.id,
       authorization: header(request, 'authorization'),
       idempotencyKey: header(request, 'idempotency-key'),
+      session: sessionCredentialsOf(request),
+      client: clientInfoOf(request),
     });
     let input: unknown;
     try {
