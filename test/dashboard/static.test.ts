@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -85,5 +85,22 @@ describe('the dashboard served under /dashboard/', () => {
     expect(response.statusCode).toBe(404);
     expect(response.json().message).toContain('npm run dashboard:build');
     await bare.close();
+  });
+});
+
+describe('the dashboard sources', () => {
+  it('never hand data to the DOM as HTML', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(name)) files.push(path);
+      }
+    };
+    walk(join(__dirname, '..', '..', 'dashboard', 'src'));
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.filter((file) => /dangerouslySetInnerHTML|\.innerHTML|\.outerHTML|insertAdjacentHTML|document\.write/.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });
