@@ -81,6 +81,8 @@ describe('npm start', () => {
     expect(list.status).toBe(200);
     expect(((await list.json()) as any).items.map((k: { id: string }) => k.id)).toEqual([keyId]);
     expect((await fetch(`${api}/docs`)).status).toBe(200);
+    expect(out).toContain(`http://localhost:${env.PORT}/dashboard/`);
+    expect((await fetch(`${api}/dashboard/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);
     // Local development: webhook receivers on this machine are accepted (WEBHOOK_ALLOW_LOOPBACK).
     expect((await call('/v2/webhooks/create', { url: 'http://127.0.0.1:4000/' })).status).toBe(200);
