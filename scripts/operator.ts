@@ -4,6 +4,7 @@ import { PERMISSIONS } from '../domain/permissions';
 import { createDatabase } from '../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
 import { setAntifraudEnabled } from './operator/antifraud';
+import { inviteDashboardUser } from './operator/dashboard-users';
 import { temporalSettings } from '../services/temporal/connection-settings';
 import { setUpTemporal } from './operator/temporal-setup';
 import { assignLegalEntity, createLegalEntity, listLegalEntities } from './operator/legal-entities';
@@ -14,6 +15,7 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- create-channel --account acct_… --name "Web shop"
   npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
   npm run operator -- permissions
+  npm run operator -- invite-user --account acct_… --email someone@example.com --role MERCHANT_ADMIN|DEVELOPER|SUPPORT   (prints a dashboard invitation link: works once, expires after 72 h)
   npm run operator -- set-antifraud --account acct_… --enabled true|false
   npm run operator -- issue-v1-secret --account acct_… [--overlap-hours 24]   (issues or rotates the v1 restore secret; shown once; the old one stays valid for the overlap)
   npm run operator -- revoke-v1-secret --account acct_…
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' } },
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
   });
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
@@ -71,6 +73,16 @@ async function main(): Promise<void> {
         });
         console.log(JSON.stringify({ id: row.id, channel_ids: row.channelIds, permissions: row.permissions }));
         console.log(`secret (shown once): ${secret}`);
+        break;
+      }
+      case 'invite-user': {
+        const { url, ...invitation } = await inviteDashboardUser(db, {
+          accountId: required(values.account, 'account'),
+          email: required(values.email, 'email'),
+          role: required(values.role, 'role'),
+        });
+        console.log(JSON.stringify(invitation));
+        console.log(`invitation link (works once): ${url}`);
         break;
       }
       case 'set-antifraud': {

@@ -13,6 +13,7 @@ import { createWorker, drainWorkerBackground } from '../worker/create-worker';
 import { ensureMaintenanceWorkflows } from '../worker/maintenance';
 import { applyPendingMigrations } from './db/migrations';
 import { bootstrapFirstAccount } from './operator/accounts';
+import { inviteFirstAdmin } from '../services/dashboard/first-admin';
 import { ensureDatabase, startEmbeddedPostgres } from './postgres/embedded';
 import { ensureTemporalCli, startTemporalDevServer } from './temporal/cli';
 
@@ -116,6 +117,11 @@ async function main(): Promise<void> {
       log('first start: created an account, a default channel and an account-level key with every permission');
       log(`  account ${bootstrap.accountId}, channel ${bootstrap.channelId}, key ${bootstrap.apiKeyId}`);
       log(`  secret (shown once, store it now): ${bootstrap.secret}`);
+    }
+    const firstAdmin = await inviteFirstAdmin(db, new Date());
+    if (firstAdmin) {
+      log(`first dashboard sign-in (once, within 72 h; sets the password of ${firstAdmin.email}, a MERCHANT_ADMIN):`);
+      log(`  ${firstAdmin.url}`);
     }
     log(`API          ${publicUrl}/v2/…`);
     log(`API docs     ${publicUrl}/docs  (OpenAPI: ${publicUrl}/openapi.json)`);

@@ -65,6 +65,15 @@ export async function resolveSession(db: Database, token: string, now: Date): Pr
   };
 }
 
+/**
+ * Sessions past either expiry that nobody presented again. Run at each sign-in, which is rare
+ * next to other requests, so the table holds live sessions and few others without a job of its own.
+ */
+export async function purgeExpiredSessions(tx: Prisma.TransactionClient, now: Date): Promise<void> {
+  const idleSince = new Date(now.getTime() - dashboardSettings().sessionIdleMs);
+  await tx.dashboardSession.deleteMany({ where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleSince } }] } });
+}
+
 /** Sign-out: the session's row is gone, so the cookie is worthless even if it was copied. */
 export async function endSession(db: Database | Prisma.TransactionClient, token: string): Promise<void> {
   await db.dashboardSession.deleteMany({ where: { tokenHash: hashDashboardToken(token) } });

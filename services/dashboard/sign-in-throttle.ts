@@ -38,6 +38,8 @@ export async function countSignInAttempt(db: Database, keys: { email: string; ad
   }
 }
 
-export async function forgetSignInAttempts(db: Database, email: string): Promise<void> {
-  await db.dashboardSignInThrottle.deleteMany({ where: { key: `email:${email}` } });
+/** Also drops every count whose window is over, so the table holds only current windows. */
+export async function forgetSignInAttempts(db: Database, email: string, now: Date): Promise<void> {
+  const windowStart = new Date(now.getTime() - dashboardSettings().signInWindowMs);
+  await db.dashboardSignInThrottle.deleteMany({ where: { OR: [{ key: `email:${email}` }, { windowStartedAt: { lte: windowStart } }] } });
 }

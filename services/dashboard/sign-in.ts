@@ -3,7 +3,7 @@ import { normalizeEmail } from '../../domain/dashboard-email';
 import type { Database } from '../../prisma/client';
 import type { ClientInfo } from './actor';
 import { passwordMatches } from './passwords';
-import { endSession, startSession } from './sessions';
+import { endSession, purgeExpiredSessions, startSession } from './sessions';
 import { countSignInAttempt, forgetSignInAttempts } from './sign-in-throttle';
 import { totpCodeAccepted } from './totp';
 import { dashboardUserSelect } from './users';
@@ -34,9 +34,10 @@ export async function signIn(db: Database, request: SignInRequest, now: Date, cl
     if (!(await totpCodeAccepted(db, found.id, request.totpCode, now))) throw invalidCredentials();
   }
   const { passwordHash: _, ...user } = found;
-  await forgetSignInAttempts(db, email);
+  await forgetSignInAttempts(db, email, now);
   return db.$transaction(async (tx) => {
     if (request.previousToken) await endSession(tx, request.previousToken);
+    await purgeExpiredSessions(tx, now);
     return { user, ...(await startSession(tx, user.id, now, client)) };
   });
 }

@@ -150,3 +150,22 @@ describe('idle and absolute expiry', () => {
     }
   });
 });
+
+describe('expired rows', () => {
+  it('a sign-in deletes sessions past either expiry that were never presented again', async () => {
+    const clock = { now: new Date() };
+    const other = await serverWithClock(platform, clock);
+    try {
+      await signedInUser(platform, 'purge@example.test', 'SUPPORT');
+      const abandoned = new BrowserSession(() => other.baseUrl);
+      expect((await abandoned.post('/dashboard/api/session/sign-in', { email: 'purge@example.test', password: PASSWORD })).status).toBe(200);
+      const row = { tokenHash: hashDashboardToken(abandoned.cookie!) };
+      clock.now = new Date(clock.now.getTime() + 31 * 60_000);
+      expect(await platform.db.dashboardSession.count({ where: row })).toBe(1);
+      expect((await new BrowserSession(() => other.baseUrl).post('/dashboard/api/session/sign-in', { email: 'purge@example.test', password: PASSWORD })).status).toBe(200);
+      expect(await platform.db.dashboardSession.count({ where: row })).toBe(0);
+    } finally {
+      await other.server.close();
+    }
+  });
+});
