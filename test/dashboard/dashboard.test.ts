@@ -438,12 +438,15 @@ describe('the merchant dashboard in a real browser', () => {
   });
 });
 
-/** Presses the page's Refresh button until `found` counts something (the worker delivers in the background). */
-async function refreshUntil(page: Page, found: () => Promise<number>, timeoutMs = 30_000): Promise<void> {
+/**
+ * Presses the page's Refresh button until `found` counts something: the worker delivers in the
+ * background, which takes tens of seconds when the machine runs several suites at once.
+ */
+async function refreshUntil(page: Page, found: () => Promise<number>, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await found()) === 0) {
-    if (Date.now() > deadline) throw new Error('gave up waiting for the delivery log');
+    if (Date.now() > deadline) throw new Error(`gave up waiting; the page shows: ${await page.locator('main').innerText()}`);
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(1_000);
   }
 }
