@@ -3,7 +3,8 @@ import { looksLikeEmail, normalizeEmail } from '../../domain/dashboard-email';
 import type { DashboardRole } from '../../domain/dashboard-roles';
 import { hashDashboardToken, newDashboardToken } from '../../domain/dashboard-tokens';
 import { newId } from '../../domain/ids';
-import type { Database, Prisma } from '../../prisma/client';
+import { Prisma } from '../../generated/prisma/client';
+import type { Database } from '../../prisma/client';
 import { publicUrl } from '../files/config';
 import type { ClientInfo } from './actor';
 import { dashboardSettings } from './config';
@@ -37,9 +38,7 @@ export async function createInvitation(db: Database | Prisma.TransactionClient, 
   if (!looksLikeEmail(email)) throw ApiError.validation({ email: { type: 'FORMAT', message: 'Not an e-mail address.' } });
   const account = await db.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
   if (!account) throw ApiError.notFound('Account', input.accountId);
-  if (await db.dashboardUser.findUnique({ where: { email }, select: { id: true } })) {
-    throw new ApiError('USER_EXISTS', 'A dashboard user with this e-mail already exists.', { email });
-  }
+  if (await db.dashboardUser.findUnique({ where: { email }, select: { id: true } })) throw userExists(email);
   const token = newDashboardToken();
   const expiresAt = new Date(now.getTime() + dashboardSettings().invitationTtlMs);
   const invitation = await db.dashboardInvitation.create({
@@ -56,6 +55,10 @@ export async function createInvitation(db: Database | Prisma.TransactionClient, 
     select: { id: true, email: true, role: true },
   });
   return { ...invitation, url: invitationUrl(token), expiresAt };
+}
+
+function userExists(email?: string): ApiError {
+  return new ApiError('USER_EXISTS', 'A dashboard user with this e-mail already exists.', email ? { email } : undefined);
 }
 
 const invitationSelect = { id: true, accountId: true, email: true, role: true, expiresAt: true, acceptedAt: true } as const;
@@ -106,9 +109,7 @@ export async function acceptInvitation(db: Database, input: { token: string; pas
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM dashboard_invitations WHERE token_hash = ${tokenHash} FOR UPDATE`;
     const invitation = usable(locked[0] ? await tx.dashboardInvitation.findUnique({ where: { id: locked[0].id }, select: invitationSelect }) : null, now);
-    if (await tx.dashboardUser.findUnique({ where: { email: invitation.email }, select: { id: true } })) {
-      throw new ApiError('USER_EXISTS', 'A dashboard user with this e-mail already exists.', { email: invitation.email });
-    }
+    if (await tx.dashboardUser.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw userExists(invitation.email);
     const user = await tx.dashboardUser.create({
       data: {
         id: newId('dashboardUser', now.getTime()),
@@ -124,5 +125,9 @@ export async function acceptInvitation(db: Database, input: { token: string; pas
     await tx.dashboardInvitation.update({ where: { id: invitation.id }, data: { acceptedAt: now } });
     const session = await startSession(tx, user.id, now, client);
     return { user, ...session };
+  }).catch((error: unknown) => {
+    // Two invitations of one e-mail accepted at the same moment: the unique index decides.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw userExists();
+    throw error;
   });
 }

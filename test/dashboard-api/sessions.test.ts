@@ -45,6 +45,19 @@ describe('invitations (docs/dashboard.md, "Sessions")', () => {
     }
   });
 
+  it('of one link used twice at once, or of two links for one e-mail, exactly one signs in', async () => {
+    const token = await invitationToken(platform, 'race@example.test', 'SUPPORT');
+    const same = await Promise.all([0, 1].map(() => browser().post('/dashboard/api/session/accept-invitation', { token, password: PASSWORD })));
+    expect(same.map((r) => r.status).sort()).toEqual([200, 422]);
+    expect(same.find((r) => r.status === 422)!.body.code).toBe('INVITATION_INVALID');
+
+    const tokens = [await invitationToken(platform, 'twice@example.test', 'SUPPORT'), await invitationToken(platform, 'twice@example.test', 'DEVELOPER')];
+    const both = await Promise.all(tokens.map((t) => browser().post('/dashboard/api/session/accept-invitation', { token: t, password: PASSWORD })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
+    expect(both.find((r) => r.status === 422)!.body.code).toBe('USER_EXISTS');
+    expect(await platform.db.dashboardUser.count({ where: { email: 'twice@example.test' } })).toBe(1);
+  });
+
   it('refuses a short password without using the invitation', async () => {
     const token = await invitationToken(platform, 'short@example.test', 'SUPPORT');
     const refused = await browser().post('/dashboard/api/session/accept-invitation', { token, password: 'short' });
