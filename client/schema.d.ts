@@ -1235,7 +1235,7 @@ export interface components {
                 name: string;
                 /** @description Every condition given must hold; `{}` matches every payment. */
                 match: {
-                    currencies?: string[];
+                    currencies?: ("AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG")[];
                     amount?: {
                         /** @description Inclusive, minor units. */
                         min?: number;
@@ -1244,7 +1244,7 @@ export interface components {
                     };
                     card_brands?: ("VISA" | "MASTERCARD" | "AMEX" | "DISCOVER" | "JCB" | "DINERS" | "UNKNOWN")[];
                     /** @description The customer address country. */
-                    customer_countries?: string[];
+                    customer_countries?: ("ABW" | "AFG" | "AGO" | "AIA" | "ALA" | "ALB" | "AND" | "ARE" | "ARG" | "ARM" | "ASM" | "ATA" | "ATF" | "ATG" | "AUS" | "AUT" | "AZE" | "BDI" | "BEL" | "BEN" | "BES" | "BFA" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLM" | "BLR" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BRN" | "BTN" | "BVT" | "BWA" | "CAF" | "CAN" | "CCK" | "CHE" | "CHL" | "CHN" | "CIV" | "CMR" | "COD" | "COG" | "COK" | "COL" | "COM" | "CPV" | "CRI" | "CUB" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DJI" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ERI" | "ESH" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FLK" | "FRA" | "FRO" | "FSM" | "GAB" | "GBR" | "GEO" | "GGY" | "GHA" | "GIB" | "GIN" | "GLP" | "GMB" | "GNB" | "GNQ" | "GRC" | "GRD" | "GRL" | "GTM" | "GUF" | "GUM" | "GUY" | "HKG" | "HMD" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IOT" | "IRL" | "IRN" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JEY" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KIR" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LBY" | "LCA" | "LIE" | "LKA" | "LSO" | "LTU" | "LUX" | "LVA" | "MAC" | "MAF" | "MAR" | "MCO" | "MDA" | "MDG" | "MDV" | "MEX" | "MHL" | "MKD" | "MLI" | "MLT" | "MMR" | "MNE" | "MNG" | "MNP" | "MOZ" | "MRT" | "MSR" | "MTQ" | "MUS" | "MWI" | "MYS" | "MYT" | "NAM" | "NCL" | "NER" | "NFK" | "NGA" | "NIC" | "NIU" | "NLD" | "NOR" | "NPL" | "NRU" | "NZL" | "OMN" | "PAK" | "PAN" | "PCN" | "PER" | "PHL" | "PLW" | "PNG" | "POL" | "PRI" | "PRK" | "PRT" | "PRY" | "PSE" | "PYF" | "QAT" | "REU" | "ROU" | "RUS" | "RWA" | "SAU" | "SDN" | "SEN" | "SGP" | "SGS" | "SHN" | "SJM" | "SLB" | "SLE" | "SLV" | "SMR" | "SOM" | "SPM" | "SRB" | "SSD" | "STP" | "SUR" | "SVK" | "SVN" | "SWE" | "SWZ" | "SXM" | "SYC" | "SYR" | "TCA" | "TCD" | "TGO" | "THA" | "TJK" | "TKL" | "TKM" | "TLS" | "TON" | "TTO" | "TUN" | "TUR" | "TUV" | "TWN" | "TZA" | "UGA" | "UKR" | "UMI" | "URY" | "USA" | "UZB" | "VAT" | "VCT" | "VEN" | "VGB" | "VIR" | "VNM" | "VUT" | "WLF" | "WSM" | "YEM" | "ZAF" | "ZMB" | "ZWE")[];
                 };
                 /** @description The cascade order: the next one is tried after a soft decline, an outage or a timeout. */
                 providers: ("sandbox-alpha" | "sandbox-beta")[];
@@ -2397,7 +2397,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {
@@ -3081,7 +3081,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
@@ -4263,7 +4263,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {
@@ -4820,7 +4820,7 @@ export interface operations {
                      * @enum {string}
                      */
                     action?: "ALLOW" | "BLOCK";
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -4914,7 +4914,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {
@@ -5351,7 +5351,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Items of this list only; left out, items of every list. */
@@ -5693,7 +5693,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {
@@ -5854,7 +5854,13 @@ export interface operations {
                     };
                     /** @description Identifier with the prefix `taxc_`. */
                     tax_category_id?: string;
-                };
+                } & ({
+                    /** @constant */
+                    billing_type?: "RECURRING";
+                } | {
+                    /** @constant */
+                    billing_type?: "ONE_TIME";
+                });
             };
         };
         responses: {
@@ -6047,7 +6053,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {
@@ -6220,7 +6226,15 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                };
+                } & ({
+                    /** @constant */
+                    calculation_type?: "PERCENTAGE";
+                    calculation_value?: unknown;
+                } | {
+                    /** @constant */
+                    calculation_type?: "AMOUNT";
+                    calculation_value?: number;
+                });
             };
         };
         responses: {
@@ -6413,7 +6427,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {
@@ -6593,12 +6607,12 @@ export interface operations {
                         };
                     }[];
                     /** @description Coupons by id or code. PERCENTAGE ones apply first, each on what the previous left, then AMOUNT ones. */
-                    discounts?: {
+                    discounts?: ({
                         /** @description A UUID (no prefix). */
                         coupon_id?: string;
                         /** @description Unique per account, case-sensitive. */
                         coupon_code?: string;
-                    }[];
+                    } & (unknown | unknown))[];
                     /**
                      * Format: date-time
                      * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -6743,12 +6757,12 @@ export interface operations {
                         };
                     }[];
                     /** @description Replaces the discounts; null or [] removes them. */
-                    discounts?: {
+                    discounts?: ({
                         /** @description A UUID (no prefix). */
                         coupon_id?: string;
                         /** @description Unique per account, case-sensitive. */
                         coupon_code?: string;
-                    }[] | null;
+                    } & (unknown | unknown))[] | null;
                     due_at?: string | null;
                     notes?: string | null;
                     merchant_reference?: string | null;
@@ -7273,7 +7287,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
@@ -7729,12 +7743,12 @@ export interface operations {
                         };
                     };
                     /** @description Coupons by id or code. PERCENTAGE ones apply first, each on what the previous left, then AMOUNT ones. */
-                    discounts?: {
+                    discounts?: ({
                         /** @description A UUID (no prefix). */
                         coupon_id?: string;
                         /** @description Unique per account, case-sensitive. */
                         coupon_code?: string;
-                    }[];
+                    } & (unknown | unknown))[];
                     description?: string;
                     /** @description String values only: at most 50 keys of 1 to 40 characters, values up to 500. */
                     metadata?: {
@@ -7948,7 +7962,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
@@ -8350,12 +8364,12 @@ export interface operations {
                     /** @description An ACTIVE instrument of the customer; used from the next invoice. */
                     payment_instrument_id?: string;
                     /** @description Replaces the discounts; [] removes them. From the next invoice. */
-                    discounts?: {
+                    discounts?: ({
                         /** @description A UUID (no prefix). */
                         coupon_id?: string;
                         /** @description Unique per account, case-sensitive. */
                         coupon_code?: string;
-                    }[];
+                    } & (unknown | unknown))[];
                     description?: string | null;
                     metadata?: {
                         [key: string]: string;
@@ -8385,7 +8399,7 @@ export interface operations {
                                 rate: number;
                             };
                         }[];
-                        update?: {
+                        update?: ({
                             /** @description Identifier with the prefix `slit_`. */
                             id: string;
                             quantity?: number;
@@ -8403,7 +8417,7 @@ export interface operations {
                                 /** @description Percent, for example 7.5; up to four decimals. */
                                 rate: number;
                             } | null;
-                        }[];
+                        } | unknown | unknown | unknown)[];
                         remove?: string[];
                     };
                 };
@@ -8637,7 +8651,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {
@@ -8901,7 +8915,7 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "ACTIVE" | "INACTIVE";
-                };
+                } | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -9259,7 +9273,7 @@ export interface operations {
                         page_size: number;
                         next_page_token?: string;
                     };
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -9676,7 +9690,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Only reports of this one channel. Required when the API key is bound to several channels. */
@@ -9924,7 +9938,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     filters?: {

@@ -24,7 +24,7 @@ export const antifraudId = z
   .transform((id) => id.toUpperCase())
   .meta({ description: 'A ULID (26 characters, no prefix).' });
 
-export const listName = z.string().trim().min(1).max(100);
+export const listName = z.string().trim().min(1).regex(/\S/).max(100);
 
 /** Section 2.5, plus `action`, which says what a match does. */
 export const antifraudListObject = z

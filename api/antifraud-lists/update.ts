@@ -14,7 +14,8 @@ export const updateListRequest = z
   .refine((request) => request.name !== undefined || request.action !== undefined, {
     message: 'Give `name`, `action` or both.',
     params: { type: 'REQUIRED' },
-  });
+  })
+  .meta({ anyOf: [{ required: ['name'] }, { required: ['action'] }] });
 
 export const updateAntifraudList = authorizedProcedure
   .meta(

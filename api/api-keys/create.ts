@@ -6,18 +6,20 @@ import { prefixedId } from '../common/schemas';
 import { apiKeyObject, permission, serializeApiKey } from './schemas';
 
 export const createApiKeyRequest = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).regex(/\S/).max(100),
   description: z.string().max(500).optional(),
   channel_ids: z
     .array(prefixedId('channel'))
     .max(50)
     .refine((ids) => new Set(ids).size === ids.length, { message: 'Channel ids must be unique.', params: { type: 'INVALID' } })
+    .meta({ uniqueItems: true })
     .optional()
     .meta({ description: 'Channels the key is bound to. Leave out for an account-level key.' }),
   permissions: z
     .array(permission)
     .min(1)
-    .refine((p) => new Set(p).size === p.length, { message: 'Permissions must be unique.', params: { type: 'INVALID' } }),
+    .refine((p) => new Set(p).size === p.length, { message: 'Permissions must be unique.', params: { type: 'INVALID' } })
+    .meta({ uniqueItems: true }),
 });
 
 export const createApiKeyResponse = apiKeyObject.extend({

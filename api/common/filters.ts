@@ -10,14 +10,29 @@ export type Operator = 'EQ' | 'NEQ' | 'IN' | 'CONTAINS' | 'RANGE';
 
 export const MAX_IN_VALUES = 100;
 
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * One value of the comma-separated form as a regular expression, read from the value's own JSON
+ * Schema (an enum, an anchored pattern, or a length range), with no comma inside a value.
+ */
+function commaFreeValuePattern(value: z.ZodType<string, string>): string {
+  const schema = z.toJSONSchema(value, { io: 'input', unrepresentable: 'any' }) as { enum?: string[]; pattern?: string; minLength?: number; maxLength?: number };
+  if (schema.enum) return `(?:${schema.enum.map(escapeRegex).join('|')})`;
+  if (schema.pattern?.startsWith('^') && schema.pattern.endsWith('$')) return `(?:${schema.pattern.slice(1, -1).replaceAll('[\\s\\S]', '[^,]')})`;
+  return `[^,]{${schema.minLength ?? 0},${schema.maxLength ?? ''}}`;
+}
+
 /** `IN` takes an array or, as section 4.7 shows, one comma-separated string. */
 function inValues(value: z.ZodType<string, string>) {
+  const item = commaFreeValuePattern(value);
   return z.union([
     z.array(value).min(1).max(MAX_IN_VALUES),
     z
       .string()
       .min(1)
-      .transform((joined) => joined.split(',').map((part) => part.trim()))
+      .meta({ pattern: `^${item}(?:,${item}){0,${MAX_IN_VALUES - 1}}$`, description: `Up to ${MAX_IN_VALUES} values separated by commas, no spaces around them.` })
+      .transform((joined) => joined.split(','))
       .pipe(z.array(value).min(1).max(MAX_IN_VALUES)),
   ]);
 }

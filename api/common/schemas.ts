@@ -6,15 +6,18 @@ export const dateTime = z.iso.datetime({ offset: false, local: false }).meta({
   description: 'ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.',
 });
 
+const MAX_ID_LENGTH = 64;
+
+/**
+ * The prefix and at least one character after it, as a pattern rather than a refinement so the
+ * OpenAPI document states it too (a client generated from it sends only ids the server takes).
+ */
 export function prefixedId(kind: IdKind) {
   const prefix = ID_PREFIXES[kind];
   return z
     .string()
-    .max(64)
-    .refine((value) => value.startsWith(prefix) && value.length > prefix.length, {
-      message: `Expected an identifier starting with \`${prefix}\`.`,
-      params: { type: 'FORMAT' },
-    })
+    .max(MAX_ID_LENGTH)
+    .regex(new RegExp(`^${prefix}[\\s\\S]{1,${MAX_ID_LENGTH - prefix.length}}$`), { message: `Expected an identifier starting with \`${prefix}\`.` })
     .meta({ description: `Identifier with the prefix \`${prefix}\`.` });
 }
 

@@ -31,6 +31,18 @@ export const createCouponRequest = z
       else if (value > MAX_PRICE_AMOUNT) issue('calculation_value', 'MAX', `An amount is at most ${MAX_PRICE_AMOUNT}.`);
       if (coupon.currency === undefined) issue('currency', 'REQUIRED', 'Required for an AMOUNT coupon.');
     }
+  })
+  .meta({
+    oneOf: [
+      {
+        properties: { calculation_type: { const: 'PERCENTAGE' }, calculation_value: { exclusiveMinimum: 0, maximum: 100, multipleOf: 0.0001 } },
+        not: { required: ['currency'] },
+      },
+      {
+        properties: { calculation_type: { const: 'AMOUNT' }, calculation_value: { type: 'integer', minimum: 1, maximum: MAX_PRICE_AMOUNT } },
+        required: ['currency'],
+      },
+    ],
   });
 
 export const createCoupon = authorizedProcedure

@@ -21,7 +21,7 @@ import {
   TAXABILITIES,
 } from './schemas';
 
-const name = z.string().trim().min(1).max(100);
+const name = z.string().trim().min(1).regex(/\S/).max(100);
 
 const commonFields = {
   channel_id: channelIdField,
@@ -29,7 +29,7 @@ const commonFields = {
   first_name: name.optional(),
   last_name: name.optional(),
   phone: phone.optional(),
-  merchant_customer_id: z.string().trim().min(1).max(100).optional(),
+  merchant_customer_id: z.string().trim().min(1).regex(/\S/).max(100).optional(),
   address: addressRequest.optional(),
   tax: z
     .strictObject({ taxability: z.enum(TAXABILITIES), registrations: taxRegistrations.optional() })

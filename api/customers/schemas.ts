@@ -52,7 +52,7 @@ export const phone = z
     description: 'International form, `+` and country code first; spaces, dots, hyphens, slashes and parentheses are accepted. Stored and shown in E.164 (`+15551234567`).',
   });
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => z.string().trim().min(1).regex(/\S/).max(max);
 
 export const locale = z
   .string()
@@ -72,7 +72,7 @@ export const preferredLocales = z
   .min(1)
   .max(MAX_PREFERRED_LOCALES)
   .refine(unique, { message: 'Locales must be unique.', params: { type: 'INVALID' } })
-  .meta({ description: `Ordered, most preferred first; at most ${MAX_PREFERRED_LOCALES}.` });
+  .meta({ uniqueItems: true, description: `Ordered, most preferred first; at most ${MAX_PREFERRED_LOCALES}.` });
 
 export const metadata = z
   .record(z.string(), z.string().max(METADATA_MAX_VALUE_LENGTH))
@@ -93,6 +93,8 @@ export const metadata = z
     }
   })
   .meta({
+    maxProperties: METADATA_MAX_KEYS,
+    propertyNames: { minLength: 1, maxLength: METADATA_MAX_KEY_LENGTH },
     description: `String values only: at most ${METADATA_MAX_KEYS} keys of 1 to ${METADATA_MAX_KEY_LENGTH} characters, values up to ${METADATA_MAX_VALUE_LENGTH}.`,
   });
 

@@ -20,13 +20,13 @@ import {
   TAXABILITIES,
 } from './schemas';
 
-const name = z.string().trim().min(1).max(100);
+const name = z.string().trim().min(1).regex(/\S/).max(100);
 
 /** Section 4.3. A field left out is kept; `null` clears a field that may be absent. */
 export const updateCustomerRequest = z.strictObject({
   id: customerId,
   channel_id: channelIdField,
-  merchant_customer_id: z.string().trim().min(1).max(100).nullable().optional(),
+  merchant_customer_id: z.string().trim().min(1).regex(/\S/).max(100).nullable().optional(),
   email: email.optional(),
   first_name: name.nullable().optional(),
   last_name: name.nullable().optional(),

@@ -13,6 +13,7 @@ import { registerDashboardRoutes } from '../dashboard/routes';
 import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { registerDashboardStatic } from './dashboard-static';
 import { registerHealthRoutes } from './health';
+import { refuseNulCharacters } from './nul-characters';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
 import { trustProxySetting } from './trust-proxy';
@@ -133,6 +134,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     let input: unknown;
     try {
       input = parseBody(typeof request.body === 'string' ? request.body : '');
+      refuseNulCharacters(input);
       const result = await callableAt(createCaller(ctx), dotted)(input);
       if (seeOther.has(path)) {
         return reply.headers(ctx.responseHeaders).code(303).header('location', (result as SeeOther).location).send(result);

@@ -9,7 +9,8 @@ import { requestHash } from './request-hash';
 /** Keys are kept at least this long (issue: "keys live at least 24 hours"). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** Printable ASCII without spaces, 1 to 255 characters; the OpenAPI document states it as the header's pattern. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 type Work<T> = (ctx: AuthorizedContext) => Promise<T>;
 

@@ -14,8 +14,8 @@ export const createInvoiceRequest = z.strictObject({
   line_items: lineItemsRequest.optional().meta({ description: `Up to ${MAX_LINE_ITEMS} lines; a draft may start empty.` }),
   discounts: discountsRequest.optional(),
   due_at: dateTime.optional(),
-  notes: z.string().trim().min(1).max(2000).optional(),
-  merchant_reference: z.string().trim().min(1).max(100).optional(),
+  notes: z.string().trim().min(1).regex(/\S/).max(2000).optional(),
+  merchant_reference: z.string().trim().min(1).regex(/\S/).max(100).optional(),
   metadata: metadata.optional(),
   collection_method: collectionMethod.optional(),
   payment_instrument_id: prefixedId('paymentInstrument')

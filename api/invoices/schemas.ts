@@ -47,7 +47,7 @@ export const lineItemRequest = z
   .strictObject({
     product_price_id: catalogueId.optional().meta({ description: 'Bill a catalogue price: amount and currency come from it.' }),
     amount: z.number().int().min(0).max(MAX_PRICE_AMOUNT).optional().meta({ description: 'Unit amount in minor units, for a line without a price.' }),
-    description: z.string().trim().min(1).max(500).optional().meta({ description: 'Required with `amount`; defaults to the product name for a price.' }),
+    description: z.string().trim().min(1).regex(/\S/).max(500).optional().meta({ description: 'Required with `amount`; defaults to the product name for a price.' }),
     quantity: z.number().int().min(1).max(MAX_QUANTITY),
     tax: lineTaxRequest.optional(),
   })
@@ -72,7 +72,8 @@ export const discountRequest = z
     if ((discount.coupon_id === undefined) === (discount.coupon_code === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['coupon_id'], message: 'Give either coupon_id or coupon_code.', params: { type: 'INVALID' } });
     }
-  });
+  })
+  .meta({ oneOf: [{ required: ['coupon_id'] }, { required: ['coupon_code'] }] });
 
 export type DiscountRequest = z.output<typeof discountRequest>;
 

@@ -4,6 +4,10 @@ import type { AnyProcedure } from '@trpc/server';
 import { appRouter } from '../router';
 import type { Meta } from '../trpc';
 import { seeOtherOpenApiResponse, seeOtherPaths } from '../http/see-other';
+import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
+import { bodySchemaFixes } from './body-schemas';
+import { forbidNulInStrings } from './no-nul-strings';
+import { optionalBodyPaths } from './optional-bodies';
 
 const ERROR_ENVELOPE: SchemaObject = {
   type: 'object',
@@ -34,7 +38,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description: 'Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md).',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  schema: { type: 'string', pattern: IDEMPOTENCY_KEY.source },
 };
 
 function mutationPaths(): Set<string> {
@@ -63,9 +67,16 @@ export function openApiDocument(baseUrl: string) {
   document.components = { ...document.components, schemas: { ...document.components?.schemas, Error: ERROR_ENVELOPE } };
   const mutations = mutationPaths();
   const seeOther = seeOtherPaths(appRouter);
+  const optionalBodies = optionalBodyPaths(appRouter);
+  const bodyFixes = bodySchemaFixes(appRouter);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[] } }).post;
+    const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: { required?: boolean; content?: Record<string, { schema: SchemaObject }> } } }).post;
     if (!post) continue;
+    if (optionalBodies.has(path) && post.requestBody) post.requestBody.required = false;
+    const bodySchema = post.requestBody?.content?.['application/json']?.schema;
+    const fix = bodyFixes.get(path);
+    if (bodySchema && fix) Object.assign(bodySchema, fix.keywords, fix.strict ? { additionalProperties: false } : {});
+    forbidNulInStrings(bodySchema);
     if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     const success = post.responses?.['200'];
     const responses: Record<string, unknown> = seeOther.has(path) ? { '303': seeOtherOpenApiResponse(success) } : { '200': success };
@@ -74,6 +85,7 @@ export function openApiDocument(baseUrl: string) {
     }
     post.responses = responses;
   }
+  forbidNulInStrings(document.components?.schemas);
   return document;
 }
 

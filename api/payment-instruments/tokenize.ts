@@ -43,7 +43,7 @@ export const tokenizePaymentInstrumentRequest = z.strictObject({
     number: cardNumber,
     exp_month: z.number().int().min(1).max(12),
     exp_year: z.number().int().min(2000).meta({ description: `Four digits; at most ${MAX_YEARS_AHEAD} years ahead.` }),
-    cardholder_name: z.string().trim().min(1).max(100).optional(),
+    cardholder_name: z.string().trim().min(1).regex(/\S/).max(100).optional(),
   }),
 });
 

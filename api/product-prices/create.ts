@@ -23,6 +23,12 @@ export const createProductPriceRequest = z
     if (price.billing_type === 'ONE_TIME' && price.billing_period_config) {
       ctx.addIssue({ code: 'custom', path: ['billing_period_config'], message: 'A ONE_TIME price has no billing period.', params: { type: 'INVALID' } });
     }
+  })
+  .meta({
+    oneOf: [
+      { properties: { billing_type: { const: 'RECURRING' } }, required: ['billing_period_config'] },
+      { properties: { billing_type: { const: 'ONE_TIME' } }, not: { required: ['billing_period_config'] } },
+    ],
   });
 
 export const createProductPrice = authorizedProcedure

@@ -5,8 +5,8 @@ import { authorizedProcedure, operation } from '../trpc';
 import { productObject, serializeProduct } from './schemas';
 
 export const createProductRequest = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().trim().min(1).max(1000).optional(),
+  name: z.string().trim().min(1).regex(/\S/).max(200),
+  description: z.string().trim().min(1).regex(/\S/).max(1000).optional(),
 });
 
 export const createProduct = authorizedProcedure

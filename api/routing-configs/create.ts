@@ -7,7 +7,7 @@ import { createRoutingConfig as createRoutingConfigService } from '../../service
 import { routingConfigObject, serializeRoutingConfig } from './schemas';
 
 export const createRoutingConfigRequest = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).regex(/\S/).max(100),
   channel_id: channelIdField.meta({
     description: 'The channel the configuration routes. Leave out with an account-level key for the account-wide configuration.',
   }),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../../services/payments/providers/registry';
 import { CARD_BRANDS } from '../../domain/cards';
-import { isCountryCode } from '../../domain/countries';
-import { isCurrencyCode } from '../../domain/currencies';
+import { COUNTRY_CODES, isCountryCode } from '../../domain/countries';
+import { CURRENCY_CODES, isCurrencyCode } from '../../domain/currencies';
 import { formatDateTime, formatOptionalDateTime } from '../../domain/datetime';
 import { MAX_AMOUNT } from '../../domain/payments';
 import { dateTime, prefixedId } from '../common/schemas';
@@ -23,17 +23,20 @@ const providerList = (min: number) =>
     .array(providerName)
     .min(min)
     .max(PROVIDER_NAMES.length)
-    .refine(unique, { message: 'A provider can appear once per list.', params: { type: 'INVALID' } });
+    .refine(unique, { message: 'A provider can appear once per list.', params: { type: 'INVALID' } })
+    .meta({ uniqueItems: true });
 
 const currencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, { message: 'Expected a three-letter upper-case ISO 4217 code.' })
-  .refine(isCurrencyCode, { message: 'Not an ISO 4217 currency code.', params: { type: 'ENUM' } });
+  .refine(isCurrencyCode, { message: 'Not an ISO 4217 currency code.', params: { type: 'ENUM' } })
+  .meta({ enum: CURRENCY_CODES });
 
 const countryCode = z
   .string()
   .regex(/^[A-Z]{3}$/, { message: 'Expected a three-letter upper-case ISO 3166 alpha-3 code.' })
-  .refine(isCountryCode, { message: 'Not an ISO 3166 alpha-3 country code.', params: { type: 'ENUM' } });
+  .refine(isCountryCode, { message: 'Not an ISO 3166 alpha-3 country code.', params: { type: 'ENUM' } })
+  .meta({ enum: COUNTRY_CODES });
 
 const amountRange = z
   .strictObject({
@@ -56,7 +59,7 @@ const routeMatch = z
   .meta({ description: 'Every condition given must hold; `{}` matches every payment.' });
 
 const routeRule = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).regex(/\S/).max(100),
   match: routeMatch,
   providers: providerList(1).meta({ description: 'The cascade order: the next one is tried after a soft decline, an outage or a timeout.' }),
 });

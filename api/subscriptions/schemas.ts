@@ -79,9 +79,9 @@ export const createSubscriptionRequest = z.strictObject({
   ends_at: dateTime.optional().meta({ description: 'Fixed term: EXPIRED then; the last period is cut there and prorated.' }),
   trial: trialRequest.optional(),
   discounts: discountsRequest.optional(),
-  description: z.string().trim().min(1).max(500).optional(),
+  description: z.string().trim().min(1).regex(/\S/).max(500).optional(),
   metadata: metadata.optional(),
-  merchant_reference: z.string().trim().min(1).max(100).optional(),
+  merchant_reference: z.string().trim().min(1).regex(/\S/).max(100).optional(),
   settings: settingsRequest.optional(),
 });
 
@@ -96,7 +96,7 @@ export const cancelSubscriptionRequest = z.strictObject({
     .exclude(['DUNNING_EXHAUSTED'])
     .optional()
     .meta({ description: 'Default CANCELLATION_REQUESTED. DUNNING_EXHAUSTED is the platform’s own.' }),
-  comment: z.string().trim().min(1).max(500).optional(),
+  comment: z.string().trim().min(1).regex(/\S/).max(500).optional(),
 });
 
 export const deleteCancellationRequest = z.strictObject({ id: subscriptionId, channel_id: channelIdField });
@@ -106,9 +106,9 @@ export const updateSubscriptionRequest = z.strictObject({
   channel_id: channelIdField,
   payment_instrument_id: prefixedId('paymentInstrument').optional().meta({ description: 'An ACTIVE instrument of the customer; used from the next invoice.' }),
   discounts: discountsRequest.optional().meta({ description: 'Replaces the discounts; [] removes them. From the next invoice.' }),
-  description: z.string().trim().min(1).max(500).nullable().optional(),
+  description: z.string().trim().min(1).regex(/\S/).max(500).nullable().optional(),
   metadata: metadata.nullable().optional(),
-  merchant_reference: z.string().trim().min(1).max(100).nullable().optional(),
+  merchant_reference: z.string().trim().min(1).regex(/\S/).max(100).nullable().optional(),
   end_trial: z.literal(true).optional().meta({ description: 'Ends a TRIALING subscription’s trial now: billing starts at once.' }),
   line_items: z
     .strictObject({
@@ -125,7 +125,8 @@ export const updateSubscriptionRequest = z.strictObject({
             .refine((change) => change.quantity !== undefined || change.product_price_id !== undefined || change.tax !== undefined, {
               message: 'Give quantity, product_price_id, tax, or several.',
               params: { type: 'REQUIRED' },
-            }),
+            })
+            .meta({ anyOf: [{ required: ['quantity'] }, { required: ['product_price_id'] }, { required: ['tax'] }] }),
         )
         .max(MAX_SUBSCRIPTION_LINE_ITEMS)
         .optional(),

@@ -19,7 +19,8 @@ export const listWebhookDeliveriesRequest = z
   .refine((request) => request.endpoint_id !== undefined || request.event_id !== undefined, {
     message: 'Give endpoint_id, event_id or both.',
     params: { type: 'REQUIRED' },
-  });
+  })
+  .meta({ anyOf: [{ required: ['endpoint_id'] }, { required: ['event_id'] }] });
 
 export const listWebhookDeliveriesResponse = z.object({ items: z.array(webhookDeliveryObject), pagination: paginationResponse });
 

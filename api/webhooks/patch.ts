@@ -17,7 +17,8 @@ export const patchWebhookRequest = z
   .refine((patch) => Object.keys(patch).some((key) => key !== 'id'), {
     message: 'Give at least one of url, description, event_types, status.',
     params: { type: 'REQUIRED' },
-  });
+  })
+  .meta({ anyOf: [{ required: ['url'] }, { required: ['description'] }, { required: ['event_types'] }, { required: ['status'] }] });
 
 export const patchWebhook = authorizedProcedure
   .meta(

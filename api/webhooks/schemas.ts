@@ -70,9 +70,9 @@ export const eventTypes = z
   .min(1)
   .max(WEBHOOK_EVENT_TYPES.length)
   .refine((types) => new Set(types).size === types.length, { message: 'Each event type at most once.', params: { type: 'INVALID' } })
-  .meta({ description: 'The event_type values delivered to this endpoint. Types added to the platform later are never added here by themselves.' });
+  .meta({ uniqueItems: true, description: 'The event_type values delivered to this endpoint. Types added to the platform later are never added here by themselves.' });
 
-export const description = z.string().trim().min(1).max(MAX_DESCRIPTION_LENGTH);
+export const description = z.string().trim().min(1).regex(/\S/).max(MAX_DESCRIPTION_LENGTH);
 
 /** The webhook endpoint record (section 2.10 leaves it open; docs/webhooks.md). */
 export const webhookEndpointObject = z
