@@ -2442,7 +2442,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -2453,7 +2453,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -3129,7 +3129,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -3140,7 +3140,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -5366,7 +5366,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -5377,7 +5377,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                         /** @description Items created by this user e-mail or, when none was given, by this API key (`akey_…`). */
                         created_by?: {
@@ -5709,7 +5709,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -5720,7 +5720,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -6089,7 +6089,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -6100,7 +6100,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -6450,7 +6450,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -6461,7 +6461,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -6586,7 +6586,7 @@ export interface operations {
                      */
                     currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
                     /** @description Up to 100 lines; a draft may start empty. */
-                    line_items?: {
+                    line_items?: ({
                         /** @description Bill a catalogue price: amount and currency come from it. */
                         product_price_id?: string;
                         /** @description Unit amount in minor units, for a line without a price. */
@@ -6605,7 +6605,7 @@ export interface operations {
                             /** @description Percent, for example 7.5; up to four decimals. */
                             rate: number;
                         };
-                    }[];
+                    } & (unknown | unknown))[];
                     /** @description Coupons by id or code. PERCENTAGE ones apply first, each on what the previous left, then AMOUNT ones. */
                     discounts?: ({
                         /** @description A UUID (no prefix). */
@@ -6736,7 +6736,7 @@ export interface operations {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
                     /** @description Replaces every line (new line ids). */
-                    line_items?: {
+                    line_items?: ({
                         /** @description Bill a catalogue price: amount and currency come from it. */
                         product_price_id?: string;
                         /** @description Unit amount in minor units, for a line without a price. */
@@ -6755,7 +6755,7 @@ export interface operations {
                             /** @description Percent, for example 7.5; up to four decimals. */
                             rate: number;
                         };
-                    }[];
+                    } & (unknown | unknown))[];
                     /** @description Replaces the discounts; null or [] removes them. */
                     discounts?: ({
                         /** @description A UUID (no prefix). */
@@ -7327,7 +7327,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -7338,12 +7338,12 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                         due_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -7354,7 +7354,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -7996,7 +7996,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -8007,12 +8007,12 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                         next_billing_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -8023,7 +8023,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -8677,7 +8677,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -8688,7 +8688,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -9719,7 +9719,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -9730,7 +9730,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -10001,7 +10001,7 @@ export interface operations {
                         uploaded_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | {
+                            value: string | ({
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -10012,7 +10012,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            };
+                            } | unknown | unknown);
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */

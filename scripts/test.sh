@@ -18,3 +18,8 @@ echo "[test] Chromium for the browser tests"
 bash scripts/browser/ensure-chromium.sh
 echo "[test] jest"
 npx jest "$@"
+# The whole API against its OpenAPI document (docs/testing.md, "API contract checks"); only for a full run.
+if [ "$#" -eq 0 ]; then
+  echo "[test] schemathesis"
+  npm run test:schemathesis
+fi

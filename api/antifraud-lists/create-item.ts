@@ -12,6 +12,7 @@ export const createItemRequest = z.strictObject({
     .string()
     .trim()
     .min(1)
+    .regex(/\S/)
     .max(254)
     .meta({ description: 'Validated for the list’s field (docs/antifraud.md) and stored normalised.' }),
   expired_at: dateTime.optional().meta({ description: 'Must be in the future. Left out: the item never expires.' }),

@@ -12,15 +12,23 @@ export const MAX_IN_VALUES = 100;
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** 1 to `max` characters without a comma, neither the first nor the last a space: a trimmed part. */
+function trimmedPart(max: number): string {
+  return max < 2 ? '[^,\\s]' : `(?:[^,\\s]|[^,\\s][^,]{0,${max - 2}}[^,\\s])`;
+}
+
 /**
  * One value of the comma-separated form as a regular expression, read from the value's own JSON
- * Schema (an enum, an anchored pattern, or a length range), with no comma inside a value.
+ * Schema (an enum, an anchored pattern, or a length range), as it is once trimmed.
  */
 function commaFreeValuePattern(value: z.ZodType<string, string>): string {
   const schema = z.toJSONSchema(value, { io: 'input', unrepresentable: 'any' }) as { enum?: string[]; pattern?: string; minLength?: number; maxLength?: number };
   if (schema.enum) return `(?:${schema.enum.map(escapeRegex).join('|')})`;
-  if (schema.pattern?.startsWith('^') && schema.pattern.endsWith('$')) return `(?:${schema.pattern.slice(1, -1).replaceAll('[\\s\\S]', '[^,]')})`;
-  return `[^,]{${schema.minLength ?? 0},${schema.maxLength ?? ''}}`;
+  const anyRun = /\[\\s\\S\]\{1,(\d+)\}/;
+  if (schema.pattern?.startsWith('^') && schema.pattern.endsWith('$')) {
+    return `(?:${schema.pattern.slice(1, -1).replace(anyRun, (_run, max: string) => trimmedPart(Number(max)))})`;
+  }
+  return trimmedPart(schema.maxLength ?? 1000);
 }
 
 /** `IN` takes an array or, as section 4.7 shows, one comma-separated string. */
@@ -31,8 +39,8 @@ function inValues(value: z.ZodType<string, string>) {
     z
       .string()
       .min(1)
-      .meta({ pattern: `^${item}(?:,${item}){0,${MAX_IN_VALUES - 1}}$`, description: `Up to ${MAX_IN_VALUES} values separated by commas, no spaces around them.` })
-      .transform((joined) => joined.split(','))
+      .meta({ pattern: `^\\s*${item}\\s*(?:,\\s*${item}\\s*){0,${MAX_IN_VALUES - 1}}$`, description: `Up to ${MAX_IN_VALUES} values separated by commas; spaces around a value are dropped.` })
+      .transform((joined) => joined.split(',').map((part) => part.trim()))
       .pipe(z.array(value).min(1).max(MAX_IN_VALUES)),
   ]);
 }
@@ -63,7 +71,8 @@ export const dateTimeRangeFilter = z.strictObject({
       .refine((range) => range.from !== undefined || range.to !== undefined, {
         message: 'Give `from`, `to` or both.',
         params: { type: 'REQUIRED' },
-      }),
+      })
+      .meta({ anyOf: [{ required: ['from'] }, { required: ['to'] }] }),
   ]),
 });
 

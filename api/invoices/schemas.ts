@@ -60,6 +60,12 @@ export const lineItemRequest = z
     } else if (line.amount !== undefined && line.description === undefined) {
       issue('description', 'REQUIRED', 'A line without a price needs a description.');
     }
+  })
+  .meta({
+    oneOf: [
+      { required: ['product_price_id'], not: { required: ['amount'] } },
+      { required: ['amount', 'description'], not: { required: ['product_price_id'] } },
+    ],
   });
 
 export type LineItemRequest = z.output<typeof lineItemRequest>;

@@ -23,7 +23,7 @@ const ROOT = resolve(__dirname, '../..');
 const EXCLUDED_CHECKS = ['unsupported_method'];
 
 /** Per operation; bounded so the run fits its time budget on two cores (docs/testing.md). */
-const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 30);
+const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 10);
 
 interface Platform {
   child: ChildProcess;

@@ -1,0 +1,92 @@
+import { usePlatform } from '../support/platform';
+
+/**
+ * The OpenAPI document states what the server enforces (issue 16, item 5), so a client generated
+ * from it (client/) sends only what the server takes, and schemathesis (npm run
+ * test:schemathesis) finds no schema-valid request refused. These are the rules it had missed.
+ */
+const platform = usePlatform();
+let document: any;
+
+beforeAll(async () => {
+  document = await (await fetch(`${platform.baseUrl}/openapi.json`)).json();
+});
+
+const bodyOf = (path: string) => document.paths[path].post.requestBody;
+const schemaOf = (path: string) => bodyOf(path).content['application/json'].schema;
+const matches = (pattern: string, value: string) => new RegExp(pattern, 'u').test(value);
+
+describe('the OpenAPI document states every constraint the server enforces', () => {
+  it('list operations take a missing body, and the document says so; others require theirs', async () => {
+    // payment-instruments/list names its customer, so it is the one list whose body is required.
+    const lists = Object.keys(document.paths).filter(
+      (path) => (path.endsWith('/list') || path.endsWith('/list-item')) && path !== '/v2/payment-instruments/list',
+    );
+    expect(lists).toHaveLength(13);
+    for (const path of lists) {
+      expect({ path, required: bodyOf(path).required }).toEqual({ path, required: false });
+      const res = await platform.call(path, undefined, { rawBody: '' });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
+    expect(bodyOf('/v2/payment-instruments/list').required).toBe(true);
+    expect(bodyOf('/v2/customers/get').required).toBe(true);
+    expect(bodyOf('/v2/webhooks/list-deliveries').required).toBe(true);
+  });
+
+  it('ids carry their prefix as a pattern, bounded as the server bounds them', async () => {
+    const id = schemaOf('/v2/customers/get').properties.id;
+    expect(matches(id.pattern, 'cust_01jabc')).toBe(true);
+    expect(matches(id.pattern, 'inv_01jabc')).toBe(false);
+    expect(matches(id.pattern, 'cust_')).toBe(false);
+    expect(matches(id.pattern, `cust_${'x'.repeat(60)}`)).toBe(false);
+    expect((await platform.call('/v2/customers/get', { id: 'inv_01jabc' })).body.context.constraints.id.type).toBe('FORMAT');
+    expect((await platform.call('/v2/customers/get', { id: 'cust_01jabc' })).status).toBe(404);
+  });
+
+  it('a body whose object is refined stays strict and states its "at least one of" rule', async () => {
+    const update = schemaOf('/v2/antifraud-lists/update');
+    expect(update.additionalProperties).toBe(false);
+    expect(update.anyOf).toEqual([{ required: ['name'] }, { required: ['action'] }]);
+    expect(schemaOf('/v2/webhooks/list-deliveries').anyOf).toEqual([{ required: ['endpoint_id'] }, { required: ['event_id'] }]);
+  });
+
+  it('the comma-separated IN form is a pattern of the values it takes', async () => {
+    const status = schemaOf('/v2/customers/list').properties.filters.properties.status;
+    const inBranch = status.oneOf.find((branch: any) => branch.properties.operator.const === 'IN');
+    const joined = inBranch.properties.value.anyOf.find((branch: any) => branch.type === 'string');
+    const inStatus = (value: string) => platform.call('/v2/customers/list', { filters: { status: { operator: 'IN', value } } });
+    for (const [value, accepted] of [
+      ['ACTIVE,INACTIVE', true],
+      [' ACTIVE , INACTIVE ', true],
+      ['ACTIVE,SLEEPING', false],
+      ['ACTIVE,,INACTIVE', false],
+      ['ACTIVE,', false],
+    ] as const) {
+      expect({ value, document: matches(joined.pattern, value), server: (await inStatus(value)).status === 200 }).toEqual({ value, document: accepted, server: accepted });
+    }
+    const channels = schemaOf('/v2/api-keys/list').properties.filters.properties.channel_id.oneOf.find((branch: any) => branch.properties.operator.const === 'IN');
+    const channelList = channels.properties.value.anyOf.find((branch: any) => branch.type === 'string').pattern;
+    expect(matches(channelList, 'chn_a, chn_b')).toBe(true);
+    expect(matches(channelList, 'chn_a,chn_ ')).toBe(false);
+    expect(matches(channelList, `chn_${'x'.repeat(61)}`)).toBe(false);
+  });
+
+  it('the Idempotency-Key header carries the pattern the server checks', () => {
+    const header = document.paths['/v2/customers/create'].post.parameters.find((p: any) => p.name === 'Idempotency-Key');
+    expect(matches(header.schema.pattern, 'order-4711')).toBe(true);
+    expect(matches(header.schema.pattern, 'with space')).toBe(false);
+    expect(matches(header.schema.pattern, 'x'.repeat(256))).toBe(false);
+  });
+
+  it('a string with U+0000 is refused as VALIDATION before it reaches PostgreSQL, and the document says so', async () => {
+    for (const [path, body, field] of [
+      ['/v2/customers/get', { id: 'cust_\u0000x' }, 'id'],
+      ['/v2/settlements/get', { id: 'sttl_\u0000' }, 'id'],
+      ['/v2/customers/create', { type: 'INDIVIDUAL', email: 'nul@example.com', metadata: { note: 'a\u0000b' } }, 'metadata.note'],
+    ] as const) {
+      const res = await platform.call(path, body);
+      expect({ path, status: res.status, constraint: res.body.context?.constraints?.[field]?.type }).toEqual({ path, status: 400, constraint: 'FORMAT' });
+    }
+    expect(schemaOf('/v2/customers/get').properties.id.not).toEqual({ pattern: '\\u0000' });
+  });
+});
