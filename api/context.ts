@@ -1,5 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Database } from '../prisma/client';
+import type { ClientInfo } from '../services/dashboard/actor';
+import type { SessionCredentials } from './dashboard/session-auth';
 import type { SecretCache } from './auth/secret-cache';
 import type { RateLimiting } from './rate-limit/token-bucket';
 
@@ -18,6 +20,10 @@ export interface Context {
   authorization?: string;
   /** The raw `Idempotency-Key` header. */
   idempotencyKey?: string;
+  /** The dashboard's cookie and CSRF header: the credentials when no `Authorization` is sent (docs/dashboard.md). */
+  session?: SessionCredentials;
+  /** Address and user agent, written to the audit log for a dashboard user's changes. */
+  client?: ClientInfo;
   /** Headers a procedure or middleware adds to its response. */
   responseHeaders: Record<string, string>;
   now: () => Date;
@@ -27,7 +33,7 @@ export type ContextDependencies = Pick<Context, 'db' | 'temporal' | 'rateLimiter
 
 export function createContext(
   deps: ContextDependencies,
-  request: { requestId: string; authorization?: string; idempotencyKey?: string },
+  request: { requestId: string; authorization?: string; idempotencyKey?: string; session?: SessionCredentials; client?: ClientInfo },
 ): Context {
   return { ...deps, ...request, now: deps.now ?? (() => new Date()), responseHeaders: {} };
 }

@@ -4,9 +4,10 @@ import { ApiError } from '../domain/errors';
 import { formatDateTime } from '../domain/datetime';
 import type { Permission } from '../domain/permissions';
 import type { Prisma } from '../prisma/client';
-import { authenticate } from './auth/authenticate';
+import { authenticate, authenticateCaller } from './auth/authenticate';
 import { isAccountLevel } from './auth/principal';
 import type { Context } from './context';
+import { auditOperation } from './dashboard/audit-operation';
 
 export type Meta = OpenApiMeta<{
   permission: Permission;
@@ -28,14 +29,15 @@ export type Transaction = Prisma.TransactionClient;
  * Authentication (401), then authorization (403), then the rate limit (429), all before the
  * input is parsed, so a caller learns nothing about the payload it may not send.
  */
-export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next, type, getRawInput }) => {
   if (!meta) throw new Error('Every procedure declares its meta: permission and OpenAPI path.');
-  const principal = await authenticate(ctx.db, ctx.authorization, ctx.now(), ctx.secretCache);
+  const principal = await authenticateCaller(ctx);
   if (meta.accountLevelOnly && !isAccountLevel(principal)) {
     throw new ApiError('PERMISSION_DENIED', 'This operation requires an account-level API key.');
   }
   if (!principal.permissions.has(meta.permission)) {
-    throw new ApiError('PERMISSION_DENIED', `This API key lacks the permission ${meta.permission}.`, {
+    const who = principal.user ? `The dashboard role ${principal.user.role}` : 'This API key';
+    throw new ApiError('PERMISSION_DENIED', `${who} lacks the permission ${meta.permission}.`, {
       required_permission: meta.permission,
     });
   }
@@ -45,12 +47,16 @@ export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next }) =
       next_try_at: formatDateTime(decision.retryAt),
     });
   }
-  return next({
+  const result = await next({
     ctx: {
       principal,
       transaction: <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => ctx.db.$transaction(work),
     },
   });
+  if (principal.user && type === 'mutation' && result.ok) {
+    await auditOperation(ctx, principal.user, meta.openapi?.path ?? '', await getRawInput(), result.data);
+  }
+  return result;
 });
 
 export type AuthorizedContext = Context & {

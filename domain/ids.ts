@@ -35,6 +35,10 @@ export const ID_PREFIXES = {
   creditNote: 'cn_',
   creditNoteLine: 'cnl_',
   customerBalanceTransaction: 'cbtx_',
+  dashboardUser: 'usr_',
+  dashboardInvitation: 'uinv_',
+  dashboardSession: 'sess_',
+  dashboardAuditEntry: 'aud_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

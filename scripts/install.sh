@@ -21,3 +21,11 @@ if [ ! -f generated/.schema-stamp ] || [ "$(cat generated/.schema-stamp)" != "$s
   npx tsx scripts/db/generate.ts
   echo "$schema_hash" > generated/.schema-stamp
 fi
+
+# The dashboard's sources, the domain modules and typed client it imports and the lockfile decide its build.
+dashboard_hash=$( (find dashboard domain client -path dashboard/dist -prune -o -type f -print | LC_ALL=C sort | xargs cat; cat package-lock.json) | sha256sum | cut -d' ' -f1)
+if [ ! -f dashboard/dist/index.html ] || [ ! -f dashboard/dist/.build-stamp ] || [ "$(cat dashboard/dist/.build-stamp)" != "$dashboard_hash" ]; then
+  echo "[install] dashboard build"
+  npm run --silent dashboard:build
+  echo "$dashboard_hash" > dashboard/dist/.build-stamp
+fi

@@ -5,6 +5,7 @@ import { createDatabase } from '../prisma/client';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
 import { setAntifraudEnabled } from './operator/antifraud';
 import { checkBalances, setProrationCredit } from './operator/customer-balance';
+import { inviteDashboardUser } from './operator/dashboard-users';
 import { temporalSettings } from '../services/temporal/connection-settings';
 import { setUpTemporal } from './operator/temporal-setup';
 import { assignLegalEntity, createLegalEntity, listLegalEntities } from './operator/legal-entities';
@@ -15,6 +16,7 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- create-channel --account acct_… --name "Web shop"
   npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
   npm run operator -- permissions
+  npm run operator -- invite-user --account acct_… --email someone@example.com --role MERCHANT_ADMIN|DEVELOPER|SUPPORT   (prints a dashboard invitation link: works once, expires after 72 h)
   npm run operator -- set-antifraud --account acct_… --enabled true|false
   npm run operator -- set-proration-credit --account acct_… --to CUSTOMER_BALANCE|REFUND   (docs/customer-balance.md)
   npm run operator -- check-balances --account acct_…   (customer balances that disagree with their ledger; exits 1 if any)
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, to: { type: 'string' } },
+    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, to: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
   });
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
@@ -74,6 +76,16 @@ async function main(): Promise<void> {
         });
         console.log(JSON.stringify({ id: row.id, channel_ids: row.channelIds, permissions: row.permissions }));
         console.log(`secret (shown once): ${secret}`);
+        break;
+      }
+      case 'invite-user': {
+        const { url, ...invitation } = await inviteDashboardUser(db, {
+          accountId: required(values.account, 'account'),
+          email: required(values.email, 'email'),
+          role: required(values.role, 'role'),
+        });
+        console.log(JSON.stringify(invitation));
+        console.log(`invitation link (works once): ${url}`);
         break;
       }
       case 'set-antifraud': {

@@ -16,6 +16,7 @@ import { createWorker, drainWorkerBackground } from '../worker/create-worker';
 import { ensureMaintenanceWorkflows } from '../worker/maintenance';
 import { applyPendingMigrations } from './db/migrations';
 import { bootstrapFirstAccount } from './operator/accounts';
+import { inviteFirstAdmin } from '../services/dashboard/first-admin';
 import { ensureDatabase, startEmbeddedPostgres } from './postgres/embedded';
 import { ensureTemporalCli, startTemporalDevServer } from './temporal/cli';
 
@@ -124,8 +125,14 @@ async function main(): Promise<void> {
       log(`  account ${bootstrap.accountId}, channel ${bootstrap.channelId}, key ${bootstrap.apiKeyId}`);
       log(`  secret (shown once, store it now): ${bootstrap.secret}`);
     }
+    const firstAdmin = await inviteFirstAdmin(db, new Date());
+    if (firstAdmin) {
+      log(`first dashboard sign-in (once, within 72 h; sets the password of ${firstAdmin.email}, a MERCHANT_ADMIN):`);
+      log(`  ${firstAdmin.url}`);
+    }
     log(`API          ${publicUrl}/v2/…`);
     log(`API docs     ${publicUrl}/docs  (OpenAPI: ${publicUrl}/openapi.json)`);
+    log(`Dashboard    ${publicUrl}/dashboard/`);
     log(`Temporal UI  ${temporalUi}`);
     log('ready; Ctrl-C stops everything');
     workerRun.catch((error) => {

@@ -1,5 +1,8 @@
 import { ApiError } from '../../domain/errors';
 import { lookupOf, secretMatches } from '../../domain/api-key-secret';
+import { permissionsOfRole } from '../../domain/dashboard-roles';
+import type { Context } from '../context';
+import { authenticateSession, hasSessionCookie } from '../dashboard/session-auth';
 import type { Database } from '../../prisma/client';
 import type { Principal } from './principal';
 import type { SecretCache, SecretRecord } from './secret-cache';
@@ -45,4 +48,17 @@ async function readSecret(db: Database, lookup: string): Promise<SecretRecord | 
     FROM api_key_secrets s JOIN api_keys k ON k.id = s.api_key_id
     WHERE s.lookup = ${lookup}`;
   return rows[0];
+}
+
+/**
+ * The caller of a /v2 operation: the API key of `Authorization` when one is sent; else the
+ * dashboard session of the `bp_session` cookie, with its CSRF token in `x-csrf-token` required
+ * on every operation (403 without), at account level with the permissions of the user's role.
+ */
+export async function authenticateCaller(ctx: Pick<Context, 'db' | 'authorization' | 'session' | 'now' | 'secretCache'>): Promise<Principal> {
+  if (ctx.authorization === undefined && ctx.session && hasSessionCookie(ctx.session)) {
+    const { actor } = await authenticateSession(ctx.db, ctx.session, ctx.now(), { requireCsrf: true });
+    return { accountId: actor.accountId, apiKeyId: actor.userId, channelIds: [], permissions: new Set(permissionsOfRole(actor.role)), user: actor };
+  }
+  return authenticate(ctx.db, ctx.authorization, ctx.now(), ctx.secretCache);
 }

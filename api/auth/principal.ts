@@ -1,12 +1,18 @@
 import type { Permission } from '../../domain/permissions';
+import type { DashboardActor } from '../../services/dashboard/actor';
 
-/** Who is calling: the API key behind the presented secret. */
+/**
+ * Who is calling: the API key behind the presented secret, or a dashboard user's session. For a
+ * session, `apiKeyId` is the user's id, so rate limits and Idempotency-Keys are per user.
+ */
 export interface Principal {
   accountId: string;
   apiKeyId: string;
   /** Empty for an account-level key, which reaches every channel. */
   channelIds: string[];
   permissions: ReadonlySet<Permission | string>;
+  /** Set when a dashboard session calls: account level, the role's permissions, changes audited. */
+  user?: DashboardActor;
 }
 
 export { isAccountLevel } from '../../domain/channel-scope';

@@ -18,6 +18,9 @@ export interface ErrorResponse {
 const STATUS_BY_CODE: Record<string, number> = {
   VALIDATION: 400,
   UNAUTHENTICATED: 401,
+  // The dashboard's sign-in (docs/dashboard.md): refusals of credentials, not business rules.
+  INVALID_CREDENTIALS: 401,
+  TOTP_REQUIRED: 401,
   PERMISSION_DENIED: 403,
   NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,

@@ -10,11 +10,15 @@ import { appRouter } from '../router';
 import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
 import { createLogger, type Logger } from '../../services/logging/logger';
+import { registerDashboardRoutes } from '../dashboard/routes';
+import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
+import { registerDashboardStatic } from './dashboard-static';
 import { registerHealthRoutes } from './health';
 import { refuseNulCharacters } from './nul-characters';
 import { ApiMetrics, registerMetrics } from './metrics';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
+import { trustProxySetting } from './trust-proxy';
 
 /** 1 MiB: far above any legitimate request, small enough that parsing never hurts. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -27,6 +31,8 @@ export interface ServerOptions {
   /** Where the counters live; a fresh set per server by default. */
   metrics?: ApiMetrics;
   publicUrl?: string;
+  /** Fastify's `trustProxy`; default from TRUST_PROXY (api/http/trust-proxy.ts). */
+  trustProxy?: boolean | string;
 }
 
 const createCaller = createCallerFactory(appRouter);
@@ -76,6 +82,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     // Probes and scrapes come every few seconds and say nothing about a request: their lines would drown the rest.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: (request) => /^\/(metrics|health)/.test(request.url ?? '') }),
     genReqId: () => newId('request'),
+    trustProxy: options.trustProxy ?? trustProxySetting(process.env.TRUST_PROXY),
     requestIdHeader: false,
   });
   const routes = procedureTable(appRouter);
@@ -115,6 +122,8 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   });
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);
+  registerDashboardStatic(app);
+  registerDashboardRoutes(app, deps);
 
   app.post('/v2/:resources/:action', async (request, reply) => {
     const path = request.url.split('?')[0]!;
@@ -125,6 +134,8 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
       requestId: request.id,
       authorization: header(request, 'authorization'),
       idempotencyKey: header(request, 'idempotency-key'),
+      session: sessionCredentialsOf(request),
+      client: clientInfoOf(request),
     });
     let input: unknown;
     try {

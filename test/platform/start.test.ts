@@ -81,7 +81,22 @@ describe('npm start', () => {
     expect(list.status).toBe(200);
     expect(((await list.json()) as any).items.map((k: { id: string }) => k.id)).toEqual([keyId]);
     expect((await fetch(`${api}/docs`)).status).toBe(200);
+    expect(out).toContain(`http://localhost:${env.PORT}/dashboard/`);
+    expect((await fetch(`${api}/dashboard/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);
+    // The dashboard's first sign-in link (docs/dashboard.md) sets the first admin's password, once.
+    const link = /first dashboard sign-in .*\n\[start\]\s+(\S+)/.exec(out)?.[1];
+    expect(link).toMatch(new RegExp(`^http://localhost:${env.PORT}/dashboard/accept-invitation\\?token=`));
+    const accept = () =>
+      fetch(`${api}/dashboard/api/session/accept-invitation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: new URL(link!).searchParams.get('token'), password: 'first admin password' }),
+      });
+    const accepted = await accept();
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers.get('set-cookie')).toMatch(/^bp_session=/);
+    expect((await accept()).status).toBe(422);
     // Local development: webhook receivers on this machine are accepted (WEBHOOK_ALLOW_LOOPBACK).
     expect((await call('/v2/webhooks/create', { url: 'http://127.0.0.1:4000/' })).status).toBe(200);
 
@@ -111,6 +126,7 @@ describe('npm start', () => {
 
     const second = await start(env);
     expect(second.output()).not.toContain('first start');
+    expect(second.output()).not.toContain('first dashboard sign-in');
     expect((await call('/v2/api-keys/get', { id: keyId }, newSecret)).status).toBe(200);
     expect((await call('/v2/api-keys/get', { id: keyId }, secret)).status).toBe(200);
     second.child.kill('SIGINT');

@@ -1,0 +1,26 @@
+import type { DashboardActor } from '../../services/dashboard/actor';
+import { recordAudit } from '../../services/dashboard/audit-log';
+import type { Context } from '../context';
+
+function idIn(value: unknown): string | undefined {
+  const id = value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * A /v2 change a dashboard user made, in the audit log: the operation (`invoices/void`), the
+ * object (the request's `id`, else the created record's), address and user agent. Written after
+ * the change committed; if writing it fails the change stands and the failure is logged, since
+ * answering 500 for a change that happened would invite a second one.
+ */
+export async function auditOperation(ctx: Context, actor: DashboardActor, path: string, input: unknown, output: unknown): Promise<void> {
+  try {
+    await recordAudit(ctx.db, actor, ctx.client ?? {}, {
+      action: path.replace(/^\/v2\//, ''),
+      objectId: idIn(input) ?? idIn(output),
+      at: ctx.now(),
+    });
+  } catch (error) {
+    console.error(`audit log: could not record ${path} by ${actor.userId} (request ${ctx.requestId}): ${(error as Error).message}`);
+  }
+}

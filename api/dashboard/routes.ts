@@ -1,0 +1,253 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { csrfTokenOf } from '../../domain/dashboard-tokens';
+import { managesPeople, permissionsOfRole, type DashboardRole } from '../../domain/dashboard-roles';
+import { ApiError } from '../../domain/errors';
+import type { Database } from '../../prisma/client';
+import type { ClientInfo, DashboardActor } from '../../services/dashboard/actor';
+import { listAuditEntries, recordAudit, serializeAuditEntry } from '../../services/dashboard/audit-log';
+import { acceptInvitation, createInvitation, describeInvitation } from '../../services/dashboard/invitations';
+import { endSession } from '../../services/dashboard/sessions';
+import { signIn } from '../../services/dashboard/sign-in';
+import { removeUser, updateUserRole } from '../../services/dashboard/team';
+import { confirmTotp, disableTotp, enrollTotp } from '../../services/dashboard/totp';
+import { dashboardAccount, listDashboardUsers, serializeDashboardUser, type DashboardUserRow } from '../../services/dashboard/users';
+import { formatDateTime } from '../../domain/datetime';
+import { paginate } from '../common/pagination';
+import { envelopeOf, toApiError } from '../errors/envelope';
+import { requestHash } from '../idempotency/request-hash';
+import { cameOverTls, clientInfoOf, sessionCredentialsOf } from './client';
+import * as schemas from './schemas';
+import { authenticateSession, refuseCrossSite, type AuthenticatedSession } from './session-auth';
+import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './session-cookie';
+
+export interface DashboardDependencies {
+  db: Database;
+  now?: () => Date;
+}
+
+/**
+ * `public`: no session (sign-in, the invitation pages). `reader`: a session, no CSRF token, for
+ * `me` alone, which changes nothing and is how a reloaded page learns its token. `session`: a
+ * session and its CSRF token. `admin`: that, as a MERCHANT_ADMIN.
+ */
+type Access = 'public' | 'reader' | 'session' | 'admin';
+
+interface RouteContext {
+  db: Database;
+  now: Date;
+  client: ClientInfo;
+  /** The session token the request's cookie carries, valid or not. */
+  presentedToken?: string;
+}
+
+interface SessionContext extends RouteContext {
+  session: AuthenticatedSession;
+}
+
+interface Outcome {
+  status?: number;
+  body?: unknown;
+  cookie?: 'set' | 'clear';
+  token?: string;
+}
+
+interface Route {
+  access: Access;
+  schema: z.ZodType;
+  handle(ctx: RouteContext | SessionContext, input: unknown): Promise<Outcome>;
+}
+
+function publicRoute<S extends z.ZodType>(schema: S, handle: (ctx: RouteContext, input: z.output<S>) => Promise<Outcome>): Route {
+  return { access: 'public', schema, handle: (ctx, input) => handle(ctx, input as z.output<S>) };
+}
+
+function sessionRoute<S extends z.ZodType>(
+  access: Exclude<Access, 'public'>,
+  schema: S,
+  handle: (ctx: SessionContext, input: z.output<S>) => Promise<Outcome>,
+): Route {
+  return { access, schema, handle: (ctx, input) => handle(ctx as SessionContext, input as z.output<S>) };
+}
+
+function actorOf(user: DashboardUserRow, sessionId: string): DashboardActor {
+  return { userId: user.id, email: user.email, role: user.role as DashboardRole, accountId: user.accountId, sessionId };
+}
+
+function signedIn(user: DashboardUserRow, token: string): Outcome {
+  return { body: { user: serializeDashboardUser(user), csrf_token: csrfTokenOf(token) }, cookie: 'set', token };
+}
+
+function audit(ctx: SessionContext, action: string, objectId?: string): Promise<void> {
+  return recordAudit(ctx.db, ctx.session.actor, ctx.client, { action, objectId, at: ctx.now });
+}
+
+function page(input: { cursor?: string; limit?: number }) {
+  return input.limit === undefined && input.cursor === undefined
+    ? undefined
+    : { page_size: input.limit ?? 20, next_page_token: input.cursor };
+}
+
+function listed<T>(result: { items: T[]; pagination: { next_page_token: string } }) {
+  return { data: result.items, next_cursor: result.pagination.next_page_token || null };
+}
+
+const ROUTES: Record<string, Route> = {
+  'session/accept-invitation': publicRoute(schemas.acceptInvitationRequest, async (ctx, input) => {
+    const { user, token, sessionId } = await acceptInvitation(ctx.db, input, ctx.now, ctx.client);
+    await recordAudit(ctx.db, actorOf(user, sessionId), ctx.client, { action: 'session/accept-invitation', objectId: user.id, at: ctx.now });
+    return signedIn(user, token);
+  }),
+  'session/invitation': publicRoute(schemas.invitationRequest, async (ctx, input) => ({
+    body: await describeInvitation(ctx.db, input.token, ctx.now),
+  })),
+  'session/sign-in': publicRoute(schemas.signInRequest, async (ctx, input) => {
+    const { user, token, sessionId } = await signIn(
+      ctx.db,
+      { email: input.email, password: input.password, totpCode: input.totp_code, previousToken: ctx.presentedToken },
+      ctx.now,
+      ctx.client,
+    );
+    await recordAudit(ctx.db, actorOf(user, sessionId), ctx.client, { action: 'session/sign-in', objectId: user.id, at: ctx.now });
+    return signedIn(user, token);
+  }),
+  'session/sign-out': sessionRoute('session', schemas.emptyRequest, async (ctx) => {
+    await endSession(ctx.db, ctx.session.token);
+    await audit(ctx, 'session/sign-out', ctx.session.actor.userId);
+    return { status: 204, cookie: 'clear' };
+  }),
+  'session/me': sessionRoute('reader', schemas.emptyRequest, async (ctx) => ({
+    body: {
+      user: serializeDashboardUser(ctx.session.user),
+      account: await dashboardAccount(ctx.db, ctx.session.actor.accountId),
+      csrf_token: csrfTokenOf(ctx.session.token),
+      permissions: permissionsOfRole(ctx.session.actor.role),
+    },
+  })),
+  'totp/enroll': sessionRoute('session', schemas.emptyRequest, async (ctx) => {
+    const enrolled = await enrollTotp(ctx.db, ctx.session.actor, ctx.now);
+    await audit(ctx, 'totp/enroll', ctx.session.actor.userId);
+    return { body: enrolled };
+  }),
+  'totp/confirm': sessionRoute('session', schemas.totpCodeRequest, async (ctx, input) => {
+    await confirmTotp(ctx.db, ctx.session.actor, input.code, ctx.now);
+    await audit(ctx, 'totp/confirm', ctx.session.actor.userId);
+    return { body: { totp_enabled: true } };
+  }),
+  'totp/disable': sessionRoute('session', schemas.totpCodeRequest, async (ctx, input) => {
+    await disableTotp(ctx.db, ctx.session.actor, input.code, ctx.now);
+    await audit(ctx, 'totp/disable', ctx.session.actor.userId);
+    return { body: { totp_enabled: false } };
+  }),
+  'users/list': sessionRoute('admin', schemas.listUsersRequest, async (ctx, input) =>
+    ({
+      body: listed(
+        await paginate(
+          page(input),
+          requestHash('dashboard/users/list', {}),
+          (beforeId, take) => listDashboardUsers(ctx.db, ctx.session.actor.accountId, beforeId, take),
+          serializeDashboardUser,
+        ),
+      ),
+    }),
+  ),
+  'users/invite': sessionRoute('admin', schemas.inviteUserRequest, async (ctx, input) => {
+    const actor = ctx.session.actor;
+    const invitation = await createInvitation(ctx.db, { accountId: actor.accountId, email: input.email, role: input.role, invitedBy: actor.userId }, ctx.now);
+    await audit(ctx, 'users/invite', invitation.id);
+    return { body: { invitation_url: invitation.url, expires_at: formatDateTime(invitation.expiresAt) } };
+  }),
+  'users/update-role': sessionRoute('admin', schemas.updateRoleRequest, async (ctx, input) => {
+    const user = await updateUserRole(ctx.db, ctx.session.actor, input.user_id, input.role, ctx.now);
+    await audit(ctx, 'users/update-role', user.id);
+    return { body: serializeDashboardUser(user) };
+  }),
+  'users/remove': sessionRoute('admin', schemas.removeUserRequest, async (ctx, input) => {
+    await removeUser(ctx.db, ctx.session.actor, input.user_id);
+    await audit(ctx, 'users/remove', input.user_id);
+    return { status: 204 };
+  }),
+  'audit-log/list': sessionRoute('admin', schemas.listAuditLogRequest, async (ctx, input) => {
+    const filters = {
+      userId: input.user_id,
+      action: input.action,
+      objectId: input.object_id,
+      from: input.created_at?.from ? new Date(input.created_at.from) : undefined,
+      to: input.created_at?.to ? new Date(input.created_at.to) : undefined,
+    };
+    const { cursor: _cursor, limit: _limit, ...fingerprinted } = input;
+    return {
+      body: listed(
+        await paginate(
+          page(input),
+          requestHash('dashboard/audit-log/list', fingerprinted),
+          (beforeId, take) => listAuditEntries(ctx.db, ctx.session.actor.accountId, filters, beforeId, take),
+          serializeAuditEntry,
+        ),
+      ),
+    };
+  }),
+};
+
+function parseJson(raw: unknown): unknown {
+  const text = typeof raw === 'string' ? raw : '';
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw ApiError.validation({ body: { type: 'FORMAT', message: 'Malformed JSON.' } }, 'The request body is not valid JSON.');
+  }
+}
+
+async function run(deps: DashboardDependencies, route: Route, input: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const credentials = sessionCredentialsOf(request);
+  const now = (deps.now ?? (() => new Date()))();
+  const base: RouteContext = { db: deps.db, now, client: clientInfoOf(request), presentedToken: sessionTokenOf(credentials.cookie) };
+  let ctx: RouteContext | SessionContext = base;
+  if (route.access === 'public') {
+    refuseCrossSite(credentials);
+  } else {
+    const session = await authenticateSession(deps.db, credentials, now, { requireCsrf: route.access !== 'reader' });
+    if (route.access === 'admin' && !managesPeople(session.actor.role)) {
+      throw new ApiError('PERMISSION_DENIED', 'Only a MERCHANT_ADMIN may do this.', { role: session.actor.role });
+    }
+    ctx = { ...base, session };
+  }
+  const outcome = await route.handle(ctx, route.schema.parse(input));
+  const secure = cameOverTls(request);
+  if (outcome.cookie === 'set' && outcome.token) reply.header('set-cookie', sessionCookie(outcome.token, secure));
+  if (outcome.cookie === 'clear') reply.header('set-cookie', clearedSessionCookie(secure));
+  reply.code(outcome.status ?? 200);
+  return outcome.body === undefined ? reply.send() : reply.type('application/json').send(outcome.body);
+}
+
+/**
+ * `POST /dashboard/api/{group}/{action}`: the dashboard's own operations (sessions, TOTP, team,
+ * audit log). Everything else the dashboard does goes through /v2 with the session cookie
+ * (api/auth/authenticate.ts). Answers are JSON, never cached, errors in the /v2 envelope.
+ */
+export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDependencies): void {
+  app.post('/dashboard/api/:group/:action', async (request, reply) => {
+    const { group, action } = request.params as { group: string; action: string };
+    reply.header('cache-control', 'no-store');
+    const route = Object.hasOwn(ROUTES, `${group}/${action}`) ? ROUTES[`${group}/${action}`] : undefined;
+    if (!route) return send(reply, new ApiError('NOT_FOUND', `No endpoint POST /dashboard/api/${group}/${action}.`));
+    let input: unknown;
+    try {
+      input = parseJson(request.body);
+      return await run(deps, route, input, request, reply);
+    } catch (error) {
+      const apiError = toApiError(error, input);
+      if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'dashboard request failed');
+      return send(reply, apiError);
+    }
+  });
+}
+
+function send(reply: FastifyReply, error: ApiError): FastifyReply {
+  const { status, body } = envelopeOf(error);
+  if (error.code === 'RATE_LIMIT' && typeof error.context?.next_try_at === 'string') {
+    reply.header('retry-after', String(Math.max(1, Math.ceil((Date.parse(error.context.next_try_at) - Date.now()) / 1000))));
+  }
+  return reply.code(status).type('application/json').send(body);
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { DASHBOARD_ROLES } from '../../domain/dashboard-roles';
+import { MAX_PAGE_SIZE } from '../common/pagination';
+import { dateTime, prefixedId } from '../common/schemas';
+
+/** The request bodies of `/dashboard/api/*` (docs/dashboard.md; the contract of issue 19). */
+
+const token = z.string().min(1).max(256);
+const email = z.string().min(1).max(254);
+/** Length rules are the service's (services/dashboard/invitations.ts), so they are written once. */
+const password = z.string().max(1024);
+const totpCode = z.string().max(16);
+const role = z.enum(DASHBOARD_ROLES);
+
+export const acceptInvitationRequest = z.strictObject({ token, password });
+export const invitationRequest = z.strictObject({ token });
+export const signInRequest = z.strictObject({ email, password: z.string().min(1).max(1024), totp_code: totpCode.optional() });
+export const emptyRequest = z.strictObject({});
+export const totpCodeRequest = z.strictObject({ code: totpCode });
+
+const pageRequest = {
+  cursor: z.string().max(512).optional(),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+};
+
+export const listUsersRequest = z.strictObject(pageRequest);
+export const inviteUserRequest = z.strictObject({ email, role });
+export const updateRoleRequest = z.strictObject({ user_id: prefixedId('dashboardUser'), role });
+export const removeUserRequest = z.strictObject({ user_id: prefixedId('dashboardUser') });
+export const listAuditLogRequest = z.strictObject({
+  ...pageRequest,
+  user_id: z.string().min(1).max(64).optional(),
+  action: z.string().min(1).max(100).optional(),
+  object_id: z.string().min(1).max(100).optional(),
+  created_at: z.strictObject({ from: dateTime.optional(), to: dateTime.optional() }).optional(),
+});

@@ -1,0 +1,86 @@
+import { csrfHeaders, setCsrfToken } from './csrf';
+import { envelopeOf, RequestFailed } from './errors';
+
+export type Role = 'MERCHANT_ADMIN' | 'DEVELOPER' | 'SUPPORT';
+
+export interface DashboardUser {
+  id: string;
+  email: string;
+  role: Role;
+  account_id?: string;
+  created_at?: string;
+  totp_enabled: boolean;
+}
+
+export interface Me {
+  user: DashboardUser;
+  /** `channels` when the server names them; the dashboard falls back to channel ids. */
+  account: { id: string; name: string; channels?: { id: string; name: string }[] };
+  csrf_token: string;
+  permissions: string[];
+}
+
+export interface Invitation {
+  email: string;
+  role: Role;
+  account_name: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  user_id: string;
+  user_email: string;
+  action: string;
+  object_id?: string | null;
+  ip?: string | null;
+  user_agent?: string | null;
+  created_at: string;
+}
+
+export interface CursorPage<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/** The session API of docs/dashboard.md ("Sessions"): JSON over POST, same origin, cookie `bp_session`. */
+export async function sessionCall<T>(path: string, body: unknown = {}): Promise<T> {
+  const response = await fetch(`/dashboard/api/${path}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', ...csrfHeaders() },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!response.ok) throw new RequestFailed(response.status, envelopeOf(response.status, parsed));
+  return parsed as T;
+}
+
+export async function fetchMe(): Promise<Me | null> {
+  try {
+    const me = await sessionCall<Me>('session/me');
+    setCsrfToken(me.csrf_token);
+    return me;
+  } catch (error) {
+    if (error instanceof RequestFailed && error.status === 401) {
+      setCsrfToken(undefined);
+      return null;
+    }
+    throw error;
+  }
+}
+
+export async function signIn(input: { email: string; password: string; totp_code?: string }): Promise<void> {
+  const result = await sessionCall<{ csrf_token: string }>('session/sign-in', input);
+  setCsrfToken(result.csrf_token);
+}
+
+export async function acceptInvitation(input: { token: string; password: string }): Promise<void> {
+  const result = await sessionCall<{ csrf_token: string }>('session/accept-invitation', input);
+  setCsrfToken(result.csrf_token);
+}
+
+export async function signOut(): Promise<void> {
+  await sessionCall<void>('session/sign-out');
+  setCsrfToken(undefined);
+}

@@ -1,0 +1,18 @@
+import type { components } from '../../../client';
+
+/** The /v2 objects the dashboard shows, as the typed client (from the OpenAPI document) defines them. */
+type Schemas = components['schemas'];
+
+export type ApiKey = Schemas['ApiKey'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type Delivery = Schemas['WebhookDelivery'];
+export type DeliveryAttempt = Delivery['attempts'][number];
+export type Customer = Schemas['IndividualCustomer'] | Schemas['BusinessCustomer'];
+export type PaymentInstrument = Schemas['PaymentInstrument'];
+export type Invoice = Schemas['Invoice'];
+export type InvoiceLine = Invoice['line_items'][number];
+export type Refund = Schemas['InvoiceRefund'];
+export type Subscription = Schemas['Subscription'];
+export type Report = Schemas['Report'];
+export type Settlement = Schemas['Settlement'];
+export type MonthlyStatement = Schemas['MonthlyStatement'];

@@ -1,0 +1,36 @@
+/**
+ * The dashboard's limits (docs/configuration.md, docs/dashboard.md "Sessions" and "Security").
+ * Read at each call, as the other settings are: tests and the launcher set the environment after
+ * modules load.
+ */
+export interface DashboardSettings {
+  /** A session unused this long is over. */
+  sessionIdleMs: number;
+  /** A session is over this long after sign-in, however busy. */
+  sessionAbsoluteMs: number;
+  invitationTtlMs: number;
+  signInWindowMs: number;
+  signInAttemptsPerEmail: number;
+  signInAttemptsPerAddress: number;
+}
+
+const MINUTE = 60_000;
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${text} (docs/configuration.md).`);
+  return value;
+}
+
+export function dashboardSettings(env: NodeJS.ProcessEnv = process.env): DashboardSettings {
+  return {
+    sessionIdleMs: positiveNumber(env, 'DASHBOARD_SESSION_IDLE_MINUTES', 30) * MINUTE,
+    sessionAbsoluteMs: positiveNumber(env, 'DASHBOARD_SESSION_ABSOLUTE_HOURS', 12) * 60 * MINUTE,
+    invitationTtlMs: positiveNumber(env, 'DASHBOARD_INVITATION_TTL_HOURS', 72) * 60 * MINUTE,
+    signInWindowMs: positiveNumber(env, 'DASHBOARD_SIGN_IN_WINDOW_MINUTES', 15) * MINUTE,
+    signInAttemptsPerEmail: positiveNumber(env, 'DASHBOARD_SIGN_IN_ATTEMPTS_PER_EMAIL', 5),
+    signInAttemptsPerAddress: positiveNumber(env, 'DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30),
+  };
+}

@@ -1,0 +1,133 @@
+import { ApiError } from '../../domain/errors';
+import { looksLikeEmail, normalizeEmail } from '../../domain/dashboard-email';
+import type { DashboardRole } from '../../domain/dashboard-roles';
+import { hashDashboardToken, newDashboardToken } from '../../domain/dashboard-tokens';
+import { newId } from '../../domain/ids';
+import { Prisma } from '../../generated/prisma/client';
+import type { Database } from '../../prisma/client';
+import { publicUrl } from '../files/config';
+import type { ClientInfo } from './actor';
+import { dashboardSettings } from './config';
+import { hashPassword } from './passwords';
+import { startSession } from './sessions';
+import { dashboardUserSelect } from './users';
+
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 256;
+
+/** Where the dashboard's set-password page takes the token from. */
+export function invitationUrl(token: string): string {
+  return `${publicUrl()}/dashboard/accept-invitation?token=${encodeURIComponent(token)}`;
+}
+
+export interface NewInvitation {
+  accountId: string;
+  email: string;
+  role: DashboardRole;
+  /** The inviting user; null for the operator command and the first start. */
+  invitedBy: string | null;
+}
+
+/**
+ * An invitation for one e-mail and role, valid once until it expires. Refused (422 USER_EXISTS)
+ * when the e-mail already signs in: a second invitation would not be usable. The token is in the
+ * returned link only.
+ */
+export async function createInvitation(db: Database | Prisma.TransactionClient, input: NewInvitation, now: Date) {
+  const email = normalizeEmail(input.email);
+  if (!looksLikeEmail(email)) throw ApiError.validation({ email: { type: 'FORMAT', message: 'Not an e-mail address.' } });
+  const account = await db.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
+  if (!account) throw ApiError.notFound('Account', input.accountId);
+  if (await db.dashboardUser.findUnique({ where: { email }, select: { id: true } })) throw userExists(email);
+  const token = newDashboardToken();
+  const expiresAt = new Date(now.getTime() + dashboardSettings().invitationTtlMs);
+  const invitation = await db.dashboardInvitation.create({
+    data: {
+      id: newId('dashboardInvitation', now.getTime()),
+      accountId: input.accountId,
+      email,
+      role: input.role,
+      tokenHash: hashDashboardToken(token),
+      invitedBy: input.invitedBy,
+      createdAt: now,
+      expiresAt,
+    },
+    select: { id: true, email: true, role: true },
+  });
+  return { ...invitation, url: invitationUrl(token), expiresAt };
+}
+
+function userExists(email?: string): ApiError {
+  return new ApiError('USER_EXISTS', 'A dashboard user with this e-mail already exists.', email ? { email } : undefined);
+}
+
+const invitationSelect = { id: true, accountId: true, email: true, role: true, expiresAt: true, acceptedAt: true } as const;
+
+function invalidInvitation(reason: 'UNKNOWN' | 'USED' | 'EXPIRED'): ApiError {
+  const message = {
+    UNKNOWN: 'This invitation link is not valid.',
+    USED: 'This invitation link has already been used.',
+    EXPIRED: 'This invitation link has expired; ask an admin for a new one.',
+  }[reason];
+  return new ApiError('INVITATION_INVALID', message, { reason });
+}
+
+function usable<T extends { expiresAt: Date; acceptedAt: Date | null }>(invitation: T | null, now: Date): T {
+  if (!invitation) throw invalidInvitation('UNKNOWN');
+  if (invitation.acceptedAt) throw invalidInvitation('USED');
+  if (invitation.expiresAt <= now) throw invalidInvitation('EXPIRED');
+  return invitation;
+}
+
+/** What the set-password page shows: the invited e-mail, role and account. */
+export async function describeInvitation(db: Database, token: string, now: Date) {
+  const invitation = usable(await db.dashboardInvitation.findUnique({ where: { tokenHash: hashDashboardToken(token) }, select: invitationSelect }), now);
+  const account = await db.account.findUniqueOrThrow({ where: { id: invitation.accountId }, select: { name: true } });
+  return { email: invitation.email, role: invitation.role as DashboardRole, account_name: account.name };
+}
+
+export function passwordConstraintViolation(password: string): ApiError | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    return ApiError.validation({ password: { type: 'MIN', message: `At least ${MIN_PASSWORD_LENGTH} characters.` } });
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    return ApiError.validation({ password: { type: 'MAX', message: `At most ${MAX_PASSWORD_LENGTH} characters.` } });
+  }
+  return undefined;
+}
+
+/**
+ * Sets the password, creates the user and signs them in, all in one transaction with the
+ * invitation's row locked: of two requests with one link, exactly one succeeds.
+ */
+export async function acceptInvitation(db: Database, input: { token: string; password: string }, now: Date, client: ClientInfo) {
+  const violation = passwordConstraintViolation(input.password);
+  if (violation) throw violation;
+  const tokenHash = hashDashboardToken(input.token);
+  // Hashed before the transaction: argon2 takes tens of milliseconds and needs no lock.
+  const passwordHash = await hashPassword(input.password);
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM dashboard_invitations WHERE token_hash = ${tokenHash} FOR UPDATE`;
+    const invitation = usable(locked[0] ? await tx.dashboardInvitation.findUnique({ where: { id: locked[0].id }, select: invitationSelect }) : null, now);
+    if (await tx.dashboardUser.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw userExists(invitation.email);
+    const user = await tx.dashboardUser.create({
+      data: {
+        id: newId('dashboardUser', now.getTime()),
+        accountId: invitation.accountId,
+        email: invitation.email,
+        passwordHash,
+        role: invitation.role,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: dashboardUserSelect,
+    });
+    await tx.dashboardInvitation.update({ where: { id: invitation.id }, data: { acceptedAt: now } });
+    const session = await startSession(tx, user.id, now, client);
+    return { user, ...session };
+  }).catch((error: unknown) => {
+    // Two invitations of one e-mail accepted at the same moment: the unique index decides.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw userExists();
+    throw error;
+  });
+}

@@ -1,0 +1,44 @@
+import { ApiError } from '../../domain/errors';
+import type { DashboardRole } from '../../domain/dashboard-roles';
+import type { Database, Prisma } from '../../prisma/client';
+import type { DashboardActor } from './actor';
+import { dashboardUserSelect } from './users';
+
+/**
+ * The account's users locked for a change of roles, so two admins demoting each other at the
+ * same moment cannot leave the account with none.
+ */
+async function lockAccountUsers(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM dashboard_users WHERE account_id = ${accountId} FOR UPDATE`;
+}
+
+async function targetIn(tx: Prisma.TransactionClient, accountId: string, userId: string) {
+  const user = await tx.dashboardUser.findFirst({ where: { id: userId, accountId }, select: dashboardUserSelect });
+  if (!user) throw ApiError.notFound('User', userId);
+  return user;
+}
+
+async function requireAnotherAdmin(tx: Prisma.TransactionClient, accountId: string, userId: string): Promise<void> {
+  const others = await tx.dashboardUser.count({ where: { accountId, role: 'MERCHANT_ADMIN', id: { not: userId } } });
+  if (others === 0) throw new ApiError('LAST_ADMIN', 'The account would have no MERCHANT_ADMIN left.', { user_id: userId });
+}
+
+/** Takes effect on the user's next request: sessions read the role each time. */
+export async function updateUserRole(db: Database, actor: DashboardActor, userId: string, role: DashboardRole, now: Date) {
+  return db.$transaction(async (tx) => {
+    await lockAccountUsers(tx, actor.accountId);
+    const target = await targetIn(tx, actor.accountId, userId);
+    if (target.role === 'MERCHANT_ADMIN' && role !== 'MERCHANT_ADMIN') await requireAnotherAdmin(tx, actor.accountId, userId);
+    return tx.dashboardUser.update({ where: { id: userId }, data: { role, updatedAt: now }, select: dashboardUserSelect });
+  });
+}
+
+/** The user and (by the foreign key's cascade) every session of theirs go in one statement. */
+export async function removeUser(db: Database, actor: DashboardActor, userId: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await lockAccountUsers(tx, actor.accountId);
+    const target = await targetIn(tx, actor.accountId, userId);
+    if (target.role === 'MERCHANT_ADMIN') await requireAnotherAdmin(tx, actor.accountId, userId);
+    await tx.dashboardUser.delete({ where: { id: userId } });
+  });
+}
