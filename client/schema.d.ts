@@ -178,6 +178,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/customer-balance-transactions/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a customer balance
+         * @description Extension (docs/customer-balance.md): appends a merchant ADJUSTMENT to the customer’s ledger in `currency`. Negative `amount` gives the customer credit, which their next invoices in that currency use at finalization; positive records a debit added to their next invoice. 404 for a customer outside the key’s channels. 422: BALANCE_OUT_OF_RANGE.
+         */
+        post: operations["customer-balance-transactions-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/customer-balance-transactions/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a customer’s balance transactions, newest first
+         * @description Extension (docs/customer-balance.md): the ledger of one customer, every currency unless filtered. 404 for a customer outside the key’s channels.
+         */
+        post: operations["customer-balance-transactions-list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payment-instruments/tokenize": {
         parameters: {
             query?: never;
@@ -805,6 +845,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/invoices/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a subscription’s upcoming invoices
+         * @description Extension (docs/invoice-preview.md). The next cycle’s invoice of a subscription, and with a proposed subscriptions/update body the invoice that update would issue now and the next cycle after it: lines, discounts, tax, totals, amount_due, computed by the code that bills. Writes nothing, records no event, tells no workflow. 404 for a subscription the key cannot see; a proposed update is refused with subscriptions/update’s 400s and 422s.
+         */
+        post: operations["invoices-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/invoices/pay": {
         parameters: {
             query?: never;
@@ -839,6 +899,106 @@ export interface paths {
          * @description Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. 422: INCOMPATIBLE_STATUS (not PAID, or no captured payment), REFUND_EXCEEDS_PAYMENT (more than is left to refund). docs/invoice-payments.md.
          */
         post: operations["invoices-refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/credit-notes/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a credit note
+         * @description The credit note credit-notes/create would issue with this body now: lines, tax, where its money goes and the invoice’s amount_due after it. Writes nothing. 422: INCOMPATIBLE_STATUS (invoice not OPEN, DUNNING, UNPAID or PAID, or a charge of it under way), INVOICE_LINE_ITEM_NOT_FOUND, CREDIT_NOTE_EXCEEDS_LINE, CREDIT_NOTE_EXCEEDS_INVOICE, CREDIT_NOTE_SPLIT_MISMATCH, CREDIT_NOTE_EMPTY, REFUND_EXCEEDS_PAYMENT. docs/credit-notes.md.
+         */
+        post: operations["credit-notes-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/credit-notes/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a credit note
+         * @description Credits a finalized invoice (OPEN, DUNNING, UNPAID or PAID) by a lump sum or by line. The part covering what is still owed lowers amount_due (nothing left: the invoice is PAID); the rest is split as asked between a refund, a credit to the customer balance and out of band. Numbered per account without gaps. Emits CREDIT_NOTE_CREATED (opt-in). 422: INCOMPATIBLE_STATUS (invoice not OPEN, DUNNING, UNPAID or PAID, or a charge of it under way), INVOICE_LINE_ITEM_NOT_FOUND, CREDIT_NOTE_EXCEEDS_LINE, CREDIT_NOTE_EXCEEDS_INVOICE, CREDIT_NOTE_SPLIT_MISMATCH, CREDIT_NOTE_EMPTY, REFUND_EXCEEDS_PAYMENT. docs/credit-notes.md.
+         */
+        post: operations["credit-notes-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/credit-notes/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a credit note
+         * @description Credit notes outside the key’s channels are 404.
+         */
+        post: operations["credit-notes-get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/credit-notes/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List credit notes, newest first
+         * @description Credit notes of the key’s channels, or of `channel_id` alone.
+         */
+        post: operations["credit-notes-list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/credit-notes/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a credit note
+         * @description Undoes an ISSUED credit note’s money movement and marks it VOIDED; its number stays taken. 422: INCOMPATIBLE_STATUS (already VOIDED), CREDIT_NOTE_NOT_VOIDABLE with context.reason REFUNDED (a refund is never undone), BALANCE_SPENT (the balance no longer holds its credit), INVOICE_SETTLED (it lowered amount_due of an invoice no longer owed, or one being charged) or AUTOMATIC (a proration credit note). Emits CREDIT_NOTE_VOIDED (opt-in). docs/credit-notes.md.
+         */
+        post: operations["credit-notes-void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1436,6 +1596,10 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Extension (docs/customer-balance.md): the customer balance per currency, in minor units; negative is credit the merchant owes the customer, positive a debit. Left out while the customer has no balance transactions. */
+            balances?: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -1500,6 +1664,10 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Extension (docs/customer-balance.md): the customer balance per currency, in minor units; negative is credit the merchant owes the customer, positive a debit. Left out while the customer has no balance transactions. */
+            balances?: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -1536,6 +1704,28 @@ export interface components {
             postal_code: string;
             country: string;
             state?: string;
+        };
+        CustomerBalanceTransaction: {
+            /** @description Prefix `cbtx_`. */
+            id: string;
+            customer_id: string;
+            currency: string;
+            /** @description Minor units: negative is credit the merchant owes the customer, positive a debit the customer owes. */
+            amount: number;
+            /** @enum {string} */
+            type: "ADJUSTMENT" | "APPLIED_TO_INVOICE" | "CREDITED_FROM_INVOICE" | "CREDIT_NOTE";
+            description?: string;
+            /** @description The invoice it came from (APPLIED_TO_INVOICE, CREDITED_FROM_INVOICE). */
+            invoice_id?: string;
+            /** @description The credit note it came from (CREDIT_NOTE). */
+            credit_note_id?: string;
+            /** @description The customer’s balance in this currency right after it. */
+            ending_balance: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            created_at: string;
         };
         PaymentInstrument: {
             id: string;
@@ -1734,13 +1924,17 @@ export interface components {
             status: "DRAFT" | "OPEN" | "PAID" | "VOIDED" | "DUNNING" | "UNPAID";
             currency: string;
             total_amount: number;
-            /** @description Still owed: total − paid; 0 once VOIDED. */
+            /** @description Still owed: total − balance_applied − paid, never below 0 (0 for a negative total); 0 once VOIDED. */
             amount_due?: number;
             amount_details?: {
                 subtotal: number;
                 discount: number;
                 taxable: number;
                 tax: number;
+                /** @description Customer balance taken into `amount_due` at finalization: credit (> 0) lowers it, debit (< 0) raises it (docs/customer-balance.md). */
+                balance_applied: number;
+                /** @description A negative total, credited to the customer balance at finalization (> 0). */
+                balance_credited: number;
             };
             line_items: {
                 /** @description Prefix `ili_`; new ids whenever an update replaces the lines. */
@@ -1838,6 +2032,109 @@ export interface components {
              */
             updated_at: string;
         };
+        InvoicePreview: {
+            /** @description The channel of the invoice’s customer. */
+            channel_id: string;
+            currency: string;
+            total_amount: number;
+            /** @description Still owed: total − balance_applied − paid, never below 0 (0 for a negative total); 0 once VOIDED. */
+            amount_due?: number;
+            amount_details?: {
+                subtotal: number;
+                discount: number;
+                taxable: number;
+                tax: number;
+                /** @description Customer balance taken into `amount_due` at finalization: credit (> 0) lowers it, debit (< 0) raises it (docs/customer-balance.md). */
+                balance_applied: number;
+                /** @description A negative total, credited to the customer balance at finalization (> 0). */
+                balance_credited: number;
+            };
+            /** @description The live customer while DRAFT; frozen at finalization. */
+            customer: {
+                id: string;
+                first_name?: string;
+                last_name?: string;
+                email?: string;
+                phone?: string;
+                address?: {
+                    city?: string;
+                    country?: string;
+                    line1?: string;
+                    line2?: string;
+                    state?: string;
+                    postal_code?: string;
+                };
+                tax: {
+                    /** @enum {string} */
+                    taxability: "EXEMPT" | "TAXABLE";
+                };
+            };
+            subscription_id?: string;
+            /** @enum {string} */
+            billing_reason: "MANUAL" | "SUBSCRIPTION_CREATE" | "SUBSCRIPTION_CYCLE";
+            /**
+             * @description CHARGE_AUTOMATICALLY: finalizing starts collection from the payment instrument. SEND_INVOICE (default): the customer pays.
+             * @enum {string}
+             */
+            collection_method: "CHARGE_AUTOMATICALLY" | "SEND_INVOICE";
+            payment_instrument_id?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            due_at?: string;
+            discounts: {
+                coupon_id: string;
+                coupon_code: string;
+                /** @enum {string} */
+                calculation_type: "PERCENTAGE" | "AMOUNT";
+                /** @description Percent for PERCENTAGE, minor units for AMOUNT. */
+                calculation_value: number;
+            }[];
+            notes?: string;
+            merchant_reference?: string;
+            metadata?: {
+                [key: string]: string;
+            };
+            line_items: {
+                product_price_id?: string;
+                description?: string;
+                /** @description Unit amount, minor units. */
+                amount: number;
+                currency: string;
+                quantity: number;
+                amount_details: {
+                    subtotal: number;
+                    discount: number;
+                    taxable: number;
+                    tax: number;
+                };
+                tax?: {
+                    category_id?: string;
+                    /** @enum {string} */
+                    mode: "EXCLUSIVE" | "INCLUSIVE";
+                    rate: number;
+                };
+            }[];
+            /**
+             * Format: date-time
+             * @description When the subscription issues it: the next billing, or the update’s time.
+             */
+            issued_at: string;
+            /** @description The period it bills; end_at null for an open-ended PAID trial. */
+            period: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+                 */
+                start_at: string;
+                end_at: string | null;
+            };
+            /** @description The customer’s balance in the currency before this invoice; negative is a credit. */
+            starting_balance: number;
+            /** @description The customer’s balance after this invoice’s finalization takes its part; amount_details.balance_applied and balance_credited say what it took, as finalization sets them. */
+            ending_balance: number;
+        };
         InvoicePayResult: {
             invoice: components["schemas"]["Invoice"];
             /** @description The charge this request made: a decline is a 200 too, with the payment’s status. */
@@ -1880,6 +2177,88 @@ export interface components {
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
              */
             created_at: string;
+        };
+        CreditNotePreview: {
+            invoice_id: string;
+            customer_id: string;
+            currency: string;
+            /** @enum {string} */
+            reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY" | "OTHER";
+            memo?: string;
+            lines: components["schemas"]["CreditNoteLine"][];
+            total_amount: number;
+            tax_amount: number;
+            /** @description Taken off the invoice’s amount_due. */
+            pre_payment_amount: number;
+            /** @description Covers money already paid: refund_amount + balance_credit_amount + out_of_band_amount. */
+            post_payment_amount: number;
+            refund_amount: number;
+            balance_credit_amount: number;
+            out_of_band_amount: number;
+            /** @description The invoice’s amount_due once the note is issued. */
+            invoice_amount_due: number;
+        };
+        CreditNoteLine: {
+            /** @description Absent in a preview. */
+            id?: string;
+            /** @description The invoice line credited; absent for a lump sum. */
+            line_item_id?: string;
+            description?: string;
+            /** @description Units credited, when given by quantity. */
+            quantity?: number;
+            taxable_amount: number;
+            tax_amount: number;
+            /** @description taxable_amount plus EXCLUSIVE tax. */
+            total_amount: number;
+            tax?: {
+                /** @enum {string} */
+                mode: "EXCLUSIVE" | "INCLUSIVE";
+                rate: number;
+            };
+        };
+        CreditNote: {
+            id: string;
+            /** @description Sequential per account from 1, without gaps. */
+            number: number;
+            channel_id: string;
+            /** @enum {string} */
+            status: "ISSUED" | "VOIDED";
+            /** @enum {string} */
+            origin: "API" | "PRORATION";
+            invoice_id: string;
+            customer_id: string;
+            currency: string;
+            /** @enum {string} */
+            reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY" | "OTHER";
+            memo?: string;
+            lines: components["schemas"]["CreditNoteLine"][];
+            total_amount: number;
+            tax_amount: number;
+            /** @description Taken off the invoice’s amount_due. */
+            pre_payment_amount: number;
+            /** @description Covers money already paid: refund_amount + balance_credit_amount + out_of_band_amount. */
+            post_payment_amount: number;
+            refund_amount: number;
+            balance_credit_amount: number;
+            out_of_band_amount: number;
+            refund_id?: string;
+            balance_transaction_id?: string;
+            pdf_url?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            voided_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            updated_at: string;
         };
         Subscription: {
             id: string;
@@ -2273,12 +2652,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "permissions": [
+                 *         "api-keys:create"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     description?: string;
                     /** @description Channels the key is bound to. Leave out for an account-level key. */
                     channel_ids?: string[];
-                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver")[];
+                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver")[];
                 };
             };
         };
@@ -2399,6 +2786,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         name?: {
@@ -2437,7 +2825,7 @@ export interface operations {
                              * @description A permission `<resource>:<action>`; see docs/permissions.md.
                              * @enum {string}
                              */
-                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver";
+                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver";
                         };
                         created_at?: {
                             /** @constant */
@@ -2564,6 +2952,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "akey_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `akey_`. */
                     id: string;
@@ -2666,6 +3059,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "akey_01example",
+                 *       "rotation_period": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `akey_`. */
                     id: string;
@@ -2794,6 +3193,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example null */
                 "application/json": {
                     /** @enum {string} */
                     type: "INDIVIDUAL" | "BUSINESS";
@@ -2988,6 +3388,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "cust_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `cust_`. */
                     id: string;
@@ -3089,6 +3494,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -3260,6 +3666,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "cust_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `cust_`. */
                     id: string;
@@ -3444,6 +3855,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "cust_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `cust_`. */
                     id: string;
@@ -3616,6 +4032,286 @@ export interface operations {
             };
         };
     };
+    "customer-balance-transactions-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01example",
+                 *       "currency": "AED",
+                 *       "amount": -2147483647,
+                 *       "description": "example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description Identifier with the prefix `cust_`. */
+                    customer_id: string;
+                    /**
+                     * @description ISO 4217 currency code.
+                     * @enum {string}
+                     */
+                    currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                    /** @description Minor units, not 0: negative credits the customer, positive debits them. */
+                    amount: number;
+                    /** @description Why: shown on the ledger. */
+                    description: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerBalanceTransaction"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer-balance-transactions-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description Identifier with the prefix `cust_`. */
+                    customer_id: string;
+                    filters?: {
+                        currency?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /**
+                             * @description ISO 4217 currency code.
+                             * @enum {string}
+                             */
+                            value: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                        } | {
+                            /** @constant */
+                            operator: "IN";
+                            value: ("AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG")[] | string;
+                        };
+                        type?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /** @enum {string} */
+                            value: "ADJUSTMENT" | "APPLIED_TO_INVOICE" | "CREDITED_FROM_INVOICE" | "CREDIT_NOTE";
+                        } | {
+                            /** @constant */
+                            operator: "IN";
+                            value: ("ADJUSTMENT" | "APPLIED_TO_INVOICE" | "CREDITED_FROM_INVOICE" | "CREDIT_NOTE")[] | string;
+                        };
+                        created_at?: {
+                            /** @constant */
+                            operator: "RANGE";
+                            value: string | ({
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+                                 */
+                                from?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+                                 */
+                                to?: string;
+                            } | unknown | unknown);
+                        };
+                    };
+                    /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
+                    pagination?: {
+                        page_size: number;
+                        next_page_token?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CustomerBalanceTransaction"][];
+                        pagination: {
+                            page_size: number;
+                            /** @description Empty on the last page. */
+                            next_page_token: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "payment-instruments-tokenize": {
         parameters: {
             query?: never;
@@ -3628,6 +4324,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01example",
+                 *       "card": {
+                 *         "number": "example",
+                 *         "exp_month": 1,
+                 *         "exp_year": 2000
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `cust_`. */
                     customer_id: string;
@@ -3737,6 +4443,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "pi_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `pi_`. */
                     id: string;
@@ -3838,6 +4549,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `cust_`. */
                     customer_id: string;
@@ -3972,6 +4688,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "pi_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `pi_`. */
                     id: string;
@@ -4073,6 +4794,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "rcfg_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `rcfg_`. */
                     id: string;
@@ -4172,6 +4898,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "rcv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `rcv_`. */
                     id: string;
@@ -4271,6 +5002,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         channel_id?: {
@@ -4396,6 +5128,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description The channel the configuration routes. Leave out with an account-level key for the account-wide configuration. */
@@ -4499,6 +5236,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "routing_config_id": "rcfg_01example",
+                 *       "route_tree": {
+                 *         "rules": [],
+                 *         "default_providers": []
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `rcfg_`. */
                     routing_config_id: string;
@@ -4603,6 +5349,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "rcv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `rcv_`. */
                     id: string;
@@ -4705,6 +5456,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "field": "IP_ADDRESS"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /**
@@ -4817,6 +5574,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example null */
                 "application/json": {
                     /** @description A ULID (26 characters, no prefix). */
                     id: string;
@@ -4922,6 +5680,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         /** @description Lists matching on this field. */
@@ -5043,6 +5802,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A ULID (26 characters, no prefix). */
                     id: string;
@@ -5145,6 +5909,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "list_id": "example",
+                 *       "field_value": "example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A ULID (26 characters, no prefix). */
                     list_id: string;
@@ -5260,6 +6030,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A ULID (26 characters, no prefix). */
                     id: string;
@@ -5359,6 +6134,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Items of this list only; left out, items of every list. */
                     list_id?: string;
@@ -5503,6 +6279,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     description?: string;
@@ -5602,6 +6383,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A UUID (no prefix). */
                     id: string;
@@ -5701,6 +6487,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         name?: {
@@ -5840,6 +6627,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example null */
                 "application/json": {
                     /** @description A UUID (no prefix). */
                     product_id: string;
@@ -5962,6 +6750,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A UUID (no prefix). */
                     id: string;
@@ -6061,6 +6854,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         product_id?: {
@@ -6220,6 +7014,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example null */
                 "application/json": {
                     /** @description Unique per account, case-sensitive. */
                     code: string;
@@ -6336,6 +7131,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A UUID (no prefix). */
                     id: string;
@@ -6435,6 +7235,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         code?: {
@@ -6581,6 +7382,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01example",
+                 *       "currency": "AED"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -6736,6 +7543,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
@@ -6881,6 +7693,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
@@ -6985,6 +7802,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
@@ -7089,6 +7911,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
@@ -7194,6 +8021,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
@@ -7295,6 +8127,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -7462,6 +8295,190 @@ export interface operations {
             };
         };
     };
+    "invoices-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subscription_id": "subs_01example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `subs_`. */
+                    subscription_id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description A proposed subscriptions/update body: previews the invoice it would issue now and the next cycle after it. Refused as subscriptions/update would refuse it. */
+                    subscription_update?: {
+                        /** @description An ACTIVE instrument of the customer; used from the next invoice. */
+                        payment_instrument_id?: string;
+                        /** @description Replaces the discounts; [] removes them. From the next invoice. */
+                        discounts?: ({
+                            /** @description A UUID (no prefix). */
+                            coupon_id?: string;
+                            /** @description Unique per account, case-sensitive. */
+                            coupon_code?: string;
+                        } & (unknown | unknown))[];
+                        description?: string | null;
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
+                        merchant_reference?: string | null;
+                        /**
+                         * @description Ends a TRIALING subscription’s trial now: billing starts at once.
+                         * @constant
+                         */
+                        end_trial?: true;
+                        /**
+                         * @description Extension (docs/customer-balance.md): where a net proration credit of this change goes, CUSTOMER_BALANCE (a credit invoice, credited to the customer balance) or REFUND (to the card). Defaults to the account’s setting, CUSTOMER_BALANCE unless the operator changed it.
+                         * @enum {string}
+                         */
+                        proration_credit?: "CUSTOMER_BALANCE" | "REFUND";
+                        /** @description Add, change or remove line items; while ACTIVE the change is prorated (docs/subscriptions.md, "Proration"). */
+                        line_items?: {
+                            add?: {
+                                /** @description A UUID (no prefix). */
+                                product_price_id: string;
+                                quantity: number;
+                                /** @description Carried to every invoice line this item bills, as on invoice lines; left out: untaxed. */
+                                tax?: {
+                                    /** @description Defaults to the price’s tax_category_id. */
+                                    category_id?: string;
+                                    /**
+                                     * @description EXCLUSIVE: added on top. INCLUSIVE: already inside the amount.
+                                     * @enum {string}
+                                     */
+                                    mode: "EXCLUSIVE" | "INCLUSIVE";
+                                    /** @description Percent, for example 7.5; up to four decimals. */
+                                    rate: number;
+                                };
+                            }[];
+                            update?: ({
+                                /** @description Identifier with the prefix `slit_`. */
+                                id: string;
+                                quantity?: number;
+                                /** @description A UUID (no prefix). */
+                                product_price_id?: string;
+                                /** @description Sets the line’s tax; null removes it. */
+                                tax?: {
+                                    /** @description Defaults to the price’s tax_category_id. */
+                                    category_id?: string;
+                                    /**
+                                     * @description EXCLUSIVE: added on top. INCLUSIVE: already inside the amount.
+                                     * @enum {string}
+                                     */
+                                    mode: "EXCLUSIVE" | "INCLUSIVE";
+                                    /** @description Percent, for example 7.5; up to four decimals. */
+                                    rate: number;
+                                } | null;
+                            } | unknown | unknown | unknown)[];
+                            remove?: string[];
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description With subscription_update: when the update is taken to happen, inside the current period, before the next billing. Default now.
+                     */
+                    proration_date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscription_id: string;
+                        /** @description With subscription_update only: the invoice the update issues at once (a positive proration while ACTIVE), null when it issues none. */
+                        update_invoice?: components["schemas"]["InvoicePreview"] | null;
+                        /** @description The next cycle’s invoice (after the proposed update), null when no cycle will bill. */
+                        next_invoice: components["schemas"]["InvoicePreview"] | null;
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "invoices-pay": {
         parameters: {
             query?: never;
@@ -7474,6 +8491,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01example",
+                 *       "payment_instrument_id": "pi_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
@@ -7580,6 +8603,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
@@ -7675,6 +8703,634 @@ export interface operations {
             };
         };
     };
+    "credit-notes-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "invoice_id": "inv_01example",
+                 *       "reason": "DUPLICATE"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `inv_`. */
+                    invoice_id: string;
+                    /** @description A lump sum to credit, tax included; no tax is attributed. Give this or `lines`. */
+                    amount?: number;
+                    /** @description Invoice lines to credit, by quantity or amount, each taxed as its line. Give this or `amount`. */
+                    lines?: {
+                        /** @description A line of the invoice (`line_items[].id`). */
+                        line_item_id: string;
+                        /** @description Units of the line to credit. */
+                        quantity?: number;
+                        /** @description Minor units of the line’s taxable amount to credit (tax inside it for an INCLUSIVE line); its tax is recomputed. */
+                        amount?: number;
+                    }[];
+                    /** @enum {string} */
+                    reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY" | "OTHER";
+                    memo?: string;
+                    /** @description Of the part covering money already paid: refunded to the instrument that paid (one refund). */
+                    refund_amount?: number;
+                    /** @description Of the part covering money already paid: credited to the customer’s balance in the invoice’s currency. */
+                    balance_credit_amount?: number;
+                    /** @description Of the part covering money already paid: given back outside the platform, recorded only. */
+                    out_of_band_amount?: number;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNotePreview"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "credit-notes-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "invoice_id": "inv_01example",
+                 *       "reason": "DUPLICATE"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `inv_`. */
+                    invoice_id: string;
+                    /** @description A lump sum to credit, tax included; no tax is attributed. Give this or `lines`. */
+                    amount?: number;
+                    /** @description Invoice lines to credit, by quantity or amount, each taxed as its line. Give this or `amount`. */
+                    lines?: {
+                        /** @description A line of the invoice (`line_items[].id`). */
+                        line_item_id: string;
+                        /** @description Units of the line to credit. */
+                        quantity?: number;
+                        /** @description Minor units of the line’s taxable amount to credit (tax inside it for an INCLUSIVE line); its tax is recomputed. */
+                        amount?: number;
+                    }[];
+                    /** @enum {string} */
+                    reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY" | "OTHER";
+                    memo?: string;
+                    /** @description Of the part covering money already paid: refunded to the instrument that paid (one refund). */
+                    refund_amount?: number;
+                    /** @description Of the part covering money already paid: credited to the customer’s balance in the invoice’s currency. */
+                    balance_credit_amount?: number;
+                    /** @description Of the part covering money already paid: given back outside the platform, recorded only. */
+                    out_of_band_amount?: number;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "credit-notes-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "cn_01example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `cn_`. */
+                    id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "credit-notes-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    filters?: {
+                        invoice_id?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /** @description Identifier with the prefix `inv_`. */
+                            value: string;
+                        } | {
+                            /** @constant */
+                            operator: "IN";
+                            value: string[] | string;
+                        };
+                        customer_id?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /** @description Identifier with the prefix `cust_`. */
+                            value: string;
+                        };
+                        status?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /** @enum {string} */
+                            value: "ISSUED" | "VOIDED";
+                        } | {
+                            /** @constant */
+                            operator: "IN";
+                            value: ("ISSUED" | "VOIDED")[] | string;
+                        };
+                        created_at?: {
+                            /** @constant */
+                            operator: "RANGE";
+                            value: string | ({
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+                                 */
+                                from?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+                                 */
+                                to?: string;
+                            } | unknown | unknown);
+                        };
+                    };
+                    /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
+                    pagination?: {
+                        page_size: number;
+                        next_page_token?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CreditNote"][];
+                        pagination: {
+                            page_size: number;
+                            /** @description Empty on the last page. */
+                            next_page_token: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "credit-notes-void": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "cn_01example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `cn_`. */
+                    id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNote"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "subscriptions-create": {
         parameters: {
             query?: never;
@@ -7687,6 +9343,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01example",
+                 *       "line_items": [
+                 *         {
+                 *           "product_price_id": "example",
+                 *           "quantity": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -7875,6 +9542,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "subs_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `subs_`. */
                     id: string;
@@ -7976,6 +9648,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -8149,6 +9822,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "subs_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `subs_`. */
                     id: string;
@@ -8264,6 +9942,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "subs_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `subs_`. */
                     id: string;
@@ -8368,6 +10051,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "subs_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `subs_`. */
                     id: string;
@@ -8392,6 +10080,11 @@ export interface operations {
                      * @constant
                      */
                     end_trial?: true;
+                    /**
+                     * @description Extension (docs/customer-balance.md): where a net proration credit of this change goes, CUSTOMER_BALANCE (a credit invoice, credited to the customer balance) or REFUND (to the card). Defaults to the account’s setting, CUSTOMER_BALANCE unless the operator changed it.
+                     * @enum {string}
+                     */
+                    proration_credit?: "CUSTOMER_BALANCE" | "REFUND";
                     /** @description Add, change or remove line items; while ACTIVE the change is prorated (docs/subscriptions.md, "Proration"). */
                     line_items?: {
                         add?: {
@@ -8531,6 +10224,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/webhooks"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -8539,7 +10237,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @description The event_type values delivered to this endpoint. Left out: every type the platform has at creation; types added to the platform later are opt-in all the same (added with webhooks/patch). */
-                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED")[];
+                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED" | "CREDIT_NOTE_CREATED" | "CREDIT_NOTE_VOIDED")[];
                     /** @description Receive events of this channel only. Left out: every channel for an account-level key, the key’s channel for a key bound to one. */
                     channel_id?: string;
                 };
@@ -8668,6 +10366,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         status?: {
@@ -8814,6 +10513,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "whep_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `whep_`. */
                     id: string;
@@ -8916,6 +10620,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example null */
                 "application/json": {
                     /** @description Identifier with the prefix `whep_`. */
                     id: string;
@@ -8927,7 +10632,7 @@ export interface operations {
                     /** @description null removes it. */
                     description?: string | null;
                     /** @description Replaces the whole list. */
-                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED")[];
+                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED" | "CREDIT_NOTE_CREATED" | "CREDIT_NOTE_VOIDED")[];
                     /**
                      * @description ACTIVE starts deliveries (and re-enables a DISABLED endpoint); INACTIVE stops them and cancels those still pending.
                      * @enum {string}
@@ -9032,6 +10737,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "whep_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `whep_`. */
                     id: string;
@@ -9138,6 +10848,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "whep_01example",
+                 *       "rotation_period": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `whep_`. */
                     id: string;
@@ -9269,6 +10985,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example null */
                 "application/json": {
                     /** @description Deliveries to this endpoint. */
                     endpoint_id?: string;
@@ -9397,6 +11114,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_id": "evt_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `evt_`. */
                     event_id: string;
@@ -9504,6 +11226,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "report_type": "INVOICES",
+                 *       "date_from": "2026-01-01",
+                 *       "date_to": "2026-01-01"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     report_type: "INVOICES" | "SUBSCRIPTIONS";
@@ -9609,6 +11338,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "rprt_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `rprt_`. */
                     id: string;
@@ -9710,6 +11444,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Only reports of this one channel. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -9859,6 +11594,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "sttl_01example"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `sttl_`. */
                     id: string;
@@ -9958,6 +11698,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     filters?: {
                         /** @description With IN, an array or one comma-separated string. */

@@ -26,7 +26,7 @@ export const invoicePreviewObject = invoiceObject
     issued_at: dateTime.meta({ description: 'When the subscription issues it: the next billing, or the update’s time.' }),
     period: z.object({ start_at: dateTime, end_at: dateTime.nullable() }).meta({ description: 'The period it bills; end_at null for an open-ended PAID trial.' }),
     starting_balance: z.number().int().meta({ description: 'The customer’s balance in the currency before this invoice; negative is a credit.' }),
-    balance_applied: z.number().int().meta({ description: 'The part of the balance this invoice takes (a credit, negative, at most down to amount_due 0; a debit, positive, whole). amount_due = total_amount + balance_applied.' }),
+    ending_balance: z.number().int().meta({ description: 'The customer’s balance after this invoice’s finalization takes its part; amount_details.balance_applied and balance_credited say what it took, as finalization sets them.' }),
   })
   .meta({ id: 'InvoicePreview' });
 

@@ -1,3 +1,4 @@
+import { balanceAtFinalization } from '../../domain/balance-application';
 import { formatDateTime } from '../../domain/datetime';
 import { Prisma } from '../../generated/prisma/client';
 import type { InvoiceLineItem } from '../invoices/invoice-object-types';
@@ -20,22 +21,17 @@ export type InvoicePreview = Omit<InvoiceObject, IssuedOnly> & {
   period: { start_at: string; end_at: string | null };
   /** The customer's balance in the invoice's currency before it (negative: credit owed to the customer). */
   starting_balance: number;
-  /** What of that balance the invoice takes: a credit at most down to 0 due (negative), a debit in full (positive). */
-  balance_applied: number;
+  /** The customer's balance after finalization took its part (balance_applied and balance_credited in amount_details). */
+  ending_balance: number;
 };
-
-/** The part of a balance (negative: credit) an invoice of `total` takes: a credit never brings amount_due below 0, a debit is added whole. */
-function balanceApplied(total: number, balance: number): number {
-  return balance < 0 ? Math.max(balance, -total) : balance;
-}
 
 /**
  * The invoice `built` as finalization will issue it, without writing it: the same columns
  * createInvoiceRecord would store and finalizeDraft would set (customer frozen, the charged
  * instrument resolved), serialised by serializeInvoice, the one invoice serialiser.
  *
- * `balance` is the customer's balance in the invoice's currency (negative: credit); it is 0
- * until the customer balance ledger supplies it (docs/invoice-preview.md, "Balance").
+ * `balance` is the customer's balance in the invoice's currency (negative: credit); finalization's
+ * own rule (balanceAtFinalization) decides what of it the invoice takes (docs/invoice-preview.md, "Balance").
  */
 export function invoicePreviewObject(
   built: SubscriptionInvoice,
@@ -45,7 +41,7 @@ export function invoicePreviewObject(
   const { draft, amounts } = built;
   const issuedAt = new Date(context.issuedAt);
   const charged = draft.collectionMethod === 'CHARGE_AUTOMATICALLY' && amounts.total > 0;
-  const applied = balanceApplied(amounts.total, balance);
+  const settlement = balanceAtFinalization(amounts.total, balance);
   const row: InvoiceRow = {
     id: '',
     accountId: context.accountId,
@@ -54,9 +50,9 @@ export function invoicePreviewObject(
     status: 'DRAFT',
     currency: context.currency,
     totalAmount: amounts.total,
-    amountDue: amounts.total + applied,
+    amountDue: settlement.amountDue,
     amountPaid: 0,
-    amountDetails: amounts.amountDetails as unknown as Prisma.JsonValue,
+    amountDetails: { ...amounts.amountDetails, balance_applied: settlement.balanceApplied, balance_credited: settlement.balanceCredited } as unknown as Prisma.JsonValue,
     discounts: draft.discounts as unknown as Prisma.JsonValue,
     customerSnapshot: null,
     subscriptionId: context.subscriptionId,
@@ -86,6 +82,6 @@ export function invoicePreviewObject(
     issued_at: formatDateTime(issuedAt),
     period: { start_at: formatDateTime(new Date(context.period.start)), end_at: context.period.end === null ? null : formatDateTime(new Date(context.period.end)) },
     starting_balance: balance,
-    balance_applied: applied,
+    ending_balance: balance + settlement.balanceApplied - settlement.balanceCredited,
   };
 }

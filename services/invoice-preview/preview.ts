@@ -6,6 +6,7 @@ import { prorationInvoice } from '../../domain/subscriptions/proration';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { update } from '../../domain/subscriptions/update';
 import type { Prisma } from '../../prisma/client';
+import { readBalance } from '../customer-balance/append-transaction';
 import { findInvoiceCustomer } from '../invoices/repository';
 import type { Scope } from '../scope';
 import { buildSubscriptionInvoice } from '../subscriptions/invoice-draft';
@@ -32,11 +33,6 @@ export interface InvoicePreviewResult {
   next_invoice: InvoicePreview | null;
 }
 
-/** The customer's balance in a currency, negative for a credit: the customer balance ledger's reader once it lands. */
-export type BalanceReader = (db: Prisma.TransactionClient, customerId: string, currency: string) => Promise<number>;
-
-/** Until the ledger exists nobody has a balance. */
-const NO_BALANCE: BalanceReader = async () => 0;
 
 /**
  * invoices/preview (docs/invoice-preview.md): the invoices the subscription's workflow would
@@ -46,14 +42,14 @@ const NO_BALANCE: BalanceReader = async () => 0;
  * refused exactly as subscriptions/update would be.
  */
 export async function previewInvoices(
-  deps: { db: Prisma.TransactionClient; now: () => Date; balance?: BalanceReader },
+  deps: { db: Prisma.TransactionClient; now: () => Date },
   scope: Scope,
   input: InvoicePreviewInput,
 ): Promise<InvoicePreviewResult> {
   const { db } = deps;
   const row = await visibleSubscription(db, scope, input.subscription_id);
   let state = stateOfRow(row);
-  const [customer, balance] = await Promise.all([findInvoiceCustomer(db, row.customerId), (deps.balance ?? NO_BALANCE)(db, row.customerId, row.currency)]);
+  const [customer, balance] = await Promise.all([findInvoiceCustomer(db, row.customerId), readBalance(db, { customerId: row.customerId, currency: row.currency })]);
   const preview = (issuing: SubscriptionState, planned: PlannedInvoice, period: { start: number; end: number | null }, startingBalance: number) =>
     invoicePreviewObject(
       buildSubscriptionInvoice(issuing, planned, issuing.updatedAt),
@@ -69,7 +65,7 @@ export async function previewInvoices(
     const step = refusedAsApiError(() => update(state, changes, at));
     const billedUntil = state.lineItems.find((line) => line.billingType === 'RECURRING')?.periodEndAt ?? null;
     updateInvoice = step.proration.length > 0 ? preview(step.state, prorationInvoice(step.state, step.proration), { start: at, end: billedUntil }, left) : null;
-    left -= updateInvoice?.balance_applied ?? 0;
+    left = updateInvoice?.ending_balance ?? left;
     state = step.state;
   }
   const cycle = nextCycle(state);

@@ -39,7 +39,7 @@ async function issued(id: string) {
 
 /** The fields an issued invoice and a preview share: everything but what only issuing (id, status, times, document) or previewing adds. */
 function shared(invoice: Record<string, any>) {
-  const { id, status, pdf_url, finalized_at, paid_at, voided_at, created_at, updated_at, issued_at, period, starting_balance, balance_applied, line_items, ...rest } = invoice;
+  const { id, status, pdf_url, finalized_at, paid_at, voided_at, created_at, updated_at, issued_at, period, starting_balance, ending_balance, line_items, ...rest } = invoice;
   return { ...rest, line_items: (line_items as Record<string, unknown>[]).map(({ id: _id, ...line }) => line) };
 }
 
@@ -51,7 +51,7 @@ async function expectIssuedAsPreviewed(previewed: Record<string, any>, invoiceId
   const term = (at: string | undefined, from: string) => (at === undefined ? undefined : Date.parse(at) - Date.parse(from));
   expect({ ...shared(invoice), due_at: term(invoice.due_at, invoice.created_at) }).toEqual({ ...shared(previewed), due_at: term(previewed.due_at, previewed.issued_at) });
   expect(previewed.amount_due).toBe(previewed.total_amount);
-  expect(previewed.balance_applied).toBe(0);
+  expect(previewed.amount_details.balance_applied).toBe(0);
   expect(invoice.created_at.slice(0, 16)).toBe(previewed.issued_at.slice(0, 16));
   if (!/^Proration/.test(previewed.line_items[0]?.description ?? '')) {
     const subscription = await s.get(subscriptionId);

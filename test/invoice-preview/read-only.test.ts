@@ -1,6 +1,5 @@
 import { createOperatorApiKey } from '../../scripts/operator/accounts';
 import { subscriptionWorkflowId } from '../../domain/workflow-ids';
-import { previewInvoices } from '../../services/invoice-preview/preview';
 import type { Platform } from '../support/platform';
 import { DAY, MINUTE, useSubscriptionPlatform, type SubscriptionSteps } from '../subscriptions/fixtures';
 
@@ -114,20 +113,28 @@ describe('invoices/preview', () => {
     expect(JSON.stringify(operation.responses['200'])).toMatch(/next_invoice/);
   });
 
-  it('applies the balance it is handed: a credit down to amount_due 0, then to the next invoice; a debit whole', async () => {
-    const { id, start, lines } = await active();
+  it('applies the customer balance as finalization does: a credit down to amount_due 0, the rest to the next invoice; a debit added', async () => {
+    const { id, customerId, start, lines } = await active();
     await s.sleep(start + 3 * DAY - (await s.now()));
-    const at = (await s.now()) + 0;
-    const scope = { accountId: platform.accountId, channels: null, keyChannels: null };
+    const at = await s.now();
     const input = { subscription_id: id, subscription_update: { line_items: { update: [{ id: lines[0]!, quantity: 2 }] } }, proration_date: new Date(at).toISOString() };
-    const none = await previewInvoices({ db: platform.db, now: () => new Date(at) }, scope, input);
-    const prorated = none.update_invoice!.total_amount;
-    const credit = prorated + 150;
-    const withCredit = await previewInvoices({ db: platform.db, now: () => new Date(at), balance: async () => -credit }, scope, input);
-    expect(withCredit.update_invoice).toMatchObject({ starting_balance: -credit, balance_applied: -prorated, amount_due: 0, total_amount: prorated });
-    expect(withCredit.next_invoice).toMatchObject({ starting_balance: -150, balance_applied: -150, amount_due: none.next_invoice!.total_amount - 150 });
-    const withDebit = await previewInvoices({ db: platform.db, now: () => new Date(at), balance: async () => 90 }, scope, input);
-    expect(withDebit.update_invoice).toMatchObject({ starting_balance: 90, balance_applied: 90, amount_due: prorated + 90 });
-    expect(withDebit.next_invoice).toMatchObject({ starting_balance: 0, balance_applied: 0, amount_due: none.next_invoice!.total_amount });
+    const preview = async () => (await platform.call('/v2/invoices/preview', input)).body;
+    const adjust = (amount: number) => s.ok('customer-balance-transactions/create', { customer_id: customerId, currency: 'EUR', amount, description: 'Preview test' });
+    const none = await preview();
+    const prorated = none.update_invoice.total_amount;
+    const nextTotal = none.next_invoice.total_amount;
+
+    await adjust(-(prorated + 150));
+    const withCredit = await preview();
+    expect(withCredit.update_invoice).toMatchObject({ starting_balance: -(prorated + 150), ending_balance: -150, amount_due: 0, total_amount: prorated });
+    expect(withCredit.update_invoice.amount_details).toMatchObject({ balance_applied: prorated, balance_credited: 0 });
+    expect(withCredit.next_invoice).toMatchObject({ starting_balance: -150, ending_balance: 0, amount_due: nextTotal - 150 });
+    expect(withCredit.next_invoice.amount_details).toMatchObject({ balance_applied: 150 });
+
+    await adjust(prorated + 150 + 90);
+    const withDebit = await preview();
+    expect(withDebit.update_invoice).toMatchObject({ starting_balance: 90, ending_balance: 0, amount_due: prorated + 90 });
+    expect(withDebit.update_invoice.amount_details).toMatchObject({ balance_applied: -90 });
+    expect(withDebit.next_invoice).toMatchObject({ starting_balance: 0, amount_due: nextTotal });
   });
 });
