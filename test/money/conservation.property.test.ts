@@ -2,8 +2,9 @@ import { fc, it } from '@fast-check/jest';
 import { usePlatform } from '../support/platform';
 
 /**
- * Money is conserved (issue 18, part 4): random sequences of merchant operations over several
- * customers and two currencies, and after every step the invariants over what the database holds.
+ * Money is conserved (issue 18, part 4): random sequences of merchant operations (invoice create,
+ * finalize, pay, partial refund, void; balance adjustments; credit notes with each split of the paid
+ * part, and their voids) over three customers and two currencies, and after every step the invariants over what the database holds.
  * Seeded and reproducible: the seed is printed, and `MONEY_PROPERTY_SEED` replays a run.
  */
 const platform = usePlatform();
@@ -38,26 +39,58 @@ type Step =
   | { op: 'finalize'; invoice: number }
   | { op: 'pay'; invoice: number; card: keyof typeof CARDS }
   | { op: 'refund'; invoice: number; share: number }
-  | { op: 'void'; invoice: number };
+  | { op: 'void'; invoice: number }
+  | { op: 'adjust'; payer: number; currency: (typeof CURRENCIES)[number]; amount: number }
+  | { op: 'credit'; invoice: number; share: number; split: 'refund' | 'balance' | 'out_of_band' | 'mixed' }
+  | { op: 'void-credit'; note: number };
+
+const create = fc.record({
+  op: fc.constant('create' as const),
+  payer: fc.nat({ max: 2 }),
+  currency: fc.constantFrom(...CURRENCIES),
+  lines: fc.array(fc.record({ amount: fc.integer({ min: 1, max: 50_000 }), quantity: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 3 }),
+});
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      op: fc.constant('create' as const),
-      payer: fc.nat({ max: 2 }),
-      currency: fc.constantFrom(...CURRENCIES),
-      lines: fc.array(fc.record({ amount: fc.integer({ min: 1, max: 50_000 }), quantity: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 3 }),
-    }),
-  },
+  { weight: 2, arbitrary: create },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('finalize' as const), invoice: fc.nat({ max: 7 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('pay' as const), invoice: fc.nat({ max: 7 }), card: fc.constantFrom<keyof typeof CARDS>('pays', 'pays', 'pays', 'declines') }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('refund' as const), invoice: fc.nat({ max: 7 }), share: fc.double({ min: 0.01, max: 1.2, noNaN: true }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('void' as const), invoice: fc.nat({ max: 7 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('adjust' as const),
+      payer: fc.nat({ max: 2 }),
+      currency: fc.constantFrom(...CURRENCIES),
+      amount: fc.integer({ min: -30_000, max: 20_000 }).filter((amount) => amount !== 0),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('credit' as const),
+      invoice: fc.nat({ max: 7 }),
+      share: fc.double({ min: 0.01, max: 1.1, noNaN: true }),
+      split: fc.constantFrom('refund' as const, 'balance' as const, 'out_of_band' as const, 'mixed' as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('void-credit' as const), note: fc.nat({ max: 3 }) }) },
 );
 
 interface Sequence {
   invoices: { id: string; payer: Payer }[];
+  creditNotes: string[];
+}
+
+/** The paid part of a credit note split as the step asks: all to one destination, or spread over the three. */
+function splitOf(split: 'refund' | 'balance' | 'out_of_band' | 'mixed', post: number) {
+  if (split === 'refund') return { refund_amount: post };
+  if (split === 'balance') return { balance_credit_amount: post };
+  if (split === 'out_of_band') return { out_of_band_amount: post };
+  const refund = Math.floor(post / 3);
+  const balance = Math.floor(post / 3);
+  return { refund_amount: refund, balance_credit_amount: balance, out_of_band_amount: post - refund - balance };
 }
 
 /** Runs one step; a refusal must be the spec's envelope (4xx with a code), never a server error. */
@@ -70,7 +103,16 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
       line_items: s.lines.map((line) => ({ ...line, description: 'Property' })),
     });
     sequence.invoices.push({ id: invoice.id, payer });
-    return;
+    return expectAnswer(s.op, { status: 200, body: invoice });
+  }
+  if (s.op === 'adjust') {
+    const payer = payers[s.payer]!;
+    const res = await platform.call('/v2/customer-balance-transactions/create', { customer_id: payer.customerId, currency: s.currency, amount: s.amount, description: 'Property' });
+    return expectAnswer(s.op, res);
+  }
+  if (s.op === 'void-credit') {
+    if (sequence.creditNotes.length === 0) return;
+    return expectAnswer(s.op, await platform.call('/v2/credit-notes/void', { id: sequence.creditNotes[s.note % sequence.creditNotes.length] }));
   }
   if (sequence.invoices.length === 0) return;
   const target = sequence.invoices[s.invoice % sequence.invoices.length]!;
@@ -78,13 +120,34 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
   if (s.op === 'finalize') res = await platform.call('/v2/invoices/finalize', { id: target.id });
   else if (s.op === 'void') res = await platform.call('/v2/invoices/void', { id: target.id });
   else if (s.op === 'pay') res = await platform.call('/v2/invoices/pay', { id: target.id, payment_instrument_id: target.payer.cards[s.card] });
-  else {
+  else if (s.op === 'credit') {
+    const invoice = await platform.db.invoice.findUniqueOrThrow({ where: { id: target.id } });
+    const amount = Math.max(1, Math.round((invoice.amountDue + invoice.amountPaid - invoice.amountRefunded) * s.share));
+    const ask = { invoice_id: target.id, amount, reason: 'OTHER' };
+    const preview = await platform.call('/v2/credit-notes/preview', ask);
+    if (preview.status !== 200) return expectAnswer('credit-notes/preview', preview);
+    res = await platform.call('/v2/credit-notes/create', { ...ask, ...splitOf(s.split, preview.body.post_payment_amount) });
+    if (res.status === 200) sequence.creditNotes.push(res.body.id);
+  } else {
     const invoice = await platform.db.invoice.findUniqueOrThrow({ where: { id: target.id } });
     const amount = Math.max(1, Math.round((invoice.amountPaid - invoice.amountRefunded) * s.share));
     res = await platform.call('/v2/invoices/refund', { id: target.id, amount });
   }
+  expectAnswer(s.op, res);
+}
+
+/** Answers by operation and status, printed after the run: a property whose steps were all refused would prove nothing. */
+const answers = new Map<string, number>();
+afterAll(() => {
+  // eslint-disable-next-line no-console
+  console.log(`money property answers: ${[...answers].sort().map(([key, n]) => `${key} ${n}`).join(', ')}`);
+});
+
+function expectAnswer(op: string, res: { status: number; body: any }): void {
+  const key = `${op} ${res.status}`;
+  answers.set(key, (answers.get(key) ?? 0) + 1);
   if (res.status >= 500 || (res.status !== 200 && typeof res.body?.code !== 'string')) {
-    throw new Error(`${s.op} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    throw new Error(`${op} answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
 }
 
@@ -95,10 +158,35 @@ async function checkInvariants(sequence: Sequence): Promise<void> {
   const invoices = await platform.db.invoice.findMany({ where: { id: { in: ids } } });
   const payments = await platform.db.payment.findMany({ where: { invoiceId: { in: ids } } });
   const refunds = await platform.db.refund.findMany({ where: { invoiceId: { in: ids } } });
+  const notes = await platform.db.creditNote.findMany({ where: { invoiceId: { in: ids } } });
+  const ledger = await platform.db.customerBalanceTransaction.findMany({ where: { customerId: { in: payers.map((p) => p.customerId) } } });
+  const balances = await platform.db.customerBalance.findMany({ where: { customerId: { in: payers.map((p) => p.customerId) } } });
+  // Each balance equals the sum of its ledger.
+  for (const balance of balances) {
+    const sum = ledger.filter((t) => t.customerId === balance.customerId && t.currency === balance.currency).reduce((total, t) => total + t.amount, 0);
+    expect([balance.customerId, balance.currency, balance.balance]).toEqual([balance.customerId, balance.currency, sum]);
+  }
+  // Every ledger row names the one document it came from.
+  for (const t of ledger) {
+    const document = { ADJUSTMENT: t.description !== null, APPLIED_TO_INVOICE: t.invoiceId !== null, CREDITED_FROM_INVOICE: t.invoiceId !== null, CREDIT_NOTE: t.creditNoteId !== null }[t.type];
+    expect([t.id, t.type, document]).toEqual([t.id, t.type, true]);
+  }
   for (const invoice of invoices) {
     const label = `${invoice.id} (${invoice.status})`;
     const succeeded = payments.filter((p) => p.invoiceId === invoice.id && p.status === 'SUCCEEDED');
     const own = refunds.filter((r) => r.invoiceId === invoice.id && r.status !== 'FAILED');
+    const standing = notes.filter((n) => n.invoiceId === invoice.id && n.status === 'ISSUED');
+    const details = invoice.amountDetails as { balance_applied?: number };
+    const balanceApplied = details.balance_applied ?? 0;
+    const creditedUnpaid = standing.reduce((sum, n) => sum + n.prePaymentAmount, 0);
+    const creditedPaid = standing.reduce((sum, n) => sum + n.balanceCreditAmount + n.outOfBandAmount, 0);
+    // A credit note's refund is one refund row; its balance credit one CREDIT_NOTE ledger row (two once voided: the credit and its reversal).
+    for (const note of notes.filter((n) => n.invoiceId === invoice.id)) {
+      if (note.refundAmount > 0) expect([note.id, own.filter((r) => r.id === note.refundId).length]).toEqual([note.id, 1]);
+      const rows = ledger.filter((t) => t.creditNoteId === note.id);
+      const expected = note.balanceCreditAmount === 0 ? 0 : note.status === 'VOIDED' ? 2 : 1;
+      expect([note.id, rows.length, rows.reduce((sum, t) => sum + t.amount, 0)]).toEqual([note.id, expected, note.status === 'VOIDED' ? 0 : 0 - note.balanceCreditAmount]);
+    }
     // amount_due never negative.
     expect([label, invoice.amountDue >= 0]).toEqual([label, true]);
     // Every money movement has exactly one document: the invoice's paid and refunded amounts are
@@ -106,11 +194,11 @@ async function checkInvariants(sequence: Sequence): Promise<void> {
     expect([label, invoice.amountPaid]).toEqual([label, succeeded.reduce((sum, p) => sum + p.amount, 0)]);
     expect([label, invoice.amountRefunded]).toEqual([label, own.reduce((sum, r) => sum + r.amount, 0)]);
     for (const refund of own) expect([label, succeeded.some((p) => p.id === refund.paymentId)]).toEqual([label, true]);
-    // Paid − refunds ≥ 0.
-    expect([label, invoice.amountPaid - invoice.amountRefunded >= 0]).toEqual([label, true]);
-    // What was billed is what is still due plus what was paid (a void owes nothing).
+    // Paid − refunds − credits of paid money ≥ 0.
+    expect([label, invoice.amountPaid - invoice.amountRefunded - creditedPaid >= 0]).toEqual([label, true]);
+    // total − balance applied − credit notes against the unpaid part = amount_due + paid (a void owes nothing).
     if (invoice.status !== 'VOIDED' && invoice.status !== 'DRAFT') {
-      expect([label, invoice.totalAmount]).toEqual([label, invoice.amountDue + invoice.amountPaid]);
+      expect([label, invoice.totalAmount - balanceApplied - creditedUnpaid]).toEqual([label, invoice.amountDue + invoice.amountPaid]);
     }
     if (invoice.status === 'PAID') expect([label, invoice.amountDue]).toEqual([label, 0]);
   }
@@ -121,11 +209,11 @@ async function checkInvariants(sequence: Sequence): Promise<void> {
 // eslint-disable-next-line no-console
 console.log(`money property: seed ${SEED}, ${RUNS} sequences; replay with MONEY_PROPERTY_SEED=${SEED}`);
 
-it.prop([fc.array(step, { minLength: 1, maxLength: 6 })], { numRuns: RUNS, seed: SEED, endOnFailure: true })(
+it.prop([create, fc.array(step, { minLength: 1, maxLength: 8 })], { numRuns: RUNS, seed: SEED, endOnFailure: true })(
   `conserves money over ${RUNS} random operation sequences`,
-  async (steps) => {
-    const sequence: Sequence = { invoices: [] };
-    for (const s of steps) {
+  async (first, rest) => {
+    const sequence: Sequence = { invoices: [], creditNotes: [] };
+    for (const s of [first, ...rest]) {
       await run(sequence, s);
       await checkInvariants(sequence);
     }
