@@ -31,7 +31,8 @@ export interface BusinessGauges {
 export async function readBusinessGauges(db: Database, now: Date): Promise<BusinessGauges> {
   const failedSince = new Date(now.getTime() - FAILED_DELIVERY_WINDOW_MS);
   const [oldest, outboxUndispatched, deliveries, invoicesInDunning, subscriptions] = await Promise.all([
-    db.outboxEvent.findFirst({ where: { dispatchedAt: null }, orderBy: { id: 'asc' }, select: { createdAt: true } }),
+    // The earliest commit time, not the lowest id: ids are monotonic per process, so across processes and clocks id order is not commit order.
+    db.outboxEvent.aggregate({ where: { dispatchedAt: null }, _min: { createdAt: true } }),
     db.outboxEvent.count({ where: { dispatchedAt: null } }),
     db.$queryRaw<Array<{ endpoint_id: string; pending: number; failing: number; failed_recently: number }>>`
       SELECT endpoint_id,
@@ -47,7 +48,7 @@ export async function readBusinessGauges(db: Database, now: Date): Promise<Busin
   const subscriptionsByStatus = Object.fromEntries(SUBSCRIPTION_STATUSES.map((status) => [status, 0])) as Record<SubscriptionStatus, number>;
   for (const row of subscriptions) subscriptionsByStatus[row.status as SubscriptionStatus] = row._count._all;
   return {
-    outboxLagSeconds: oldest ? Math.max(0, (now.getTime() - oldest.createdAt.getTime()) / 1000) : 0,
+    outboxLagSeconds: oldest._min.createdAt ? Math.max(0, (now.getTime() - oldest._min.createdAt.getTime()) / 1000) : 0,
     outboxUndispatched,
     webhookDeliveries: deliveries.map((row) => ({ endpointId: row.endpoint_id, pending: row.pending, failing: row.failing, failedRecently: row.failed_recently })),
     invoicesInDunning,

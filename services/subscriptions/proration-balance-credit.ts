@@ -1,6 +1,6 @@
 import { discountedCreditParts } from '../../domain/subscriptions/proration';
 import type { CollectionMethod } from '../../domain/collection-methods';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { documentBalanceCredit } from '../credit-notes/money-given-back';
 import { finalizeDraft } from '../invoices/finalize';
 import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
@@ -16,6 +16,16 @@ import type { ProrationCredit } from './proration-refund';
  * retried activity finds it instead of crediting twice. Nothing is credited when the
  * subscription has no paid invoice: a period never paid for has nothing to give back.
  */
+/** The amounts of the subscription's newest paid invoice, whose coupons a credit is reduced by; null when none was paid. */
+export async function newestPaidAmounts(db: Prisma.TransactionClient, subscriptionId: string): Promise<{ subtotal: number; discount: number } | null> {
+  const newest = await db.invoice.findFirst({
+    where: { subscriptionId, status: 'PAID', deletedAt: null, totalAmount: { gt: 0 } },
+    orderBy: { id: 'desc' },
+    select: { amountDetails: true },
+  });
+  return newest ? (newest.amountDetails as { subtotal: number; discount: number }) : null;
+}
+
 export async function creditProrationToBalance(
   deps: { db: Database; now: () => Date },
   input: ProrationCredit & { at: number },
@@ -29,12 +39,8 @@ export async function creditProrationToBalance(
       where: { id: input.subscriptionId },
       select: { accountId: true, customerId: true, currency: true, collectionMethod: true },
     });
-    const newest = await tx.invoice.findFirst({
-      where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null, totalAmount: { gt: 0 } },
-      orderBy: { id: 'desc' },
-      select: { amountDetails: true },
-    });
-    const parts = newest ? discountedCreditParts(input.credit, newest.amountDetails as { subtotal: number; discount: number }).filter((part) => part.amount > 0) : [];
+    const newest = await newestPaidAmounts(tx, input.subscriptionId);
+    const parts = newest ? discountedCreditParts(input.credit, newest).filter((part) => part.amount > 0) : [];
     if (parts.length === 0) return { creditInvoiceId: null, credited: 0 };
     const now = deps.now();
     const { row } = await createInvoiceRecord(tx, {

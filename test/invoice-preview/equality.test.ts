@@ -50,8 +50,6 @@ async function expectIssuedAsPreviewed(previewed: Record<string, any>, invoiceId
   // boundary plus however late the worker's timer fires: compared as the term from issue to due.
   const term = (at: string | undefined, from: string) => (at === undefined ? undefined : Date.parse(at) - Date.parse(from));
   expect({ ...shared(invoice), due_at: term(invoice.due_at, invoice.created_at) }).toEqual({ ...shared(previewed), due_at: term(previewed.due_at, previewed.issued_at) });
-  expect(previewed.amount_due).toBe(previewed.total_amount);
-  expect(previewed.amount_details.balance_applied).toBe(0);
   expect(invoice.created_at.slice(0, 16)).toBe(previewed.issued_at.slice(0, 16));
   if (!/^Proration/.test(previewed.line_items[0]?.description ?? '')) {
     const subscription = await s.get(subscriptionId);
@@ -65,9 +63,10 @@ async function expectIssuedAsPreviewed(previewed: Record<string, any>, invoiceId
 }
 
 /** The newest invoice of the subscription once there are `count`. */
+/** The count-th invoice of the subscription that bills (a removed line's credit is a credit invoice of its own, docs/customer-balance.md). */
 async function nth(subscriptionId: string, count: number) {
   const list = await waitFor(`${count} invoices of ${subscriptionId}`, async () => {
-    const invoices = await s.invoices(subscriptionId);
+    const invoices = (await s.invoices(subscriptionId)).filter((invoice: { totalAmount: number }) => invoice.totalAmount >= 0);
     return invoices.length >= count ? invoices : undefined;
   }, 60_000);
   return list[count - 1]!;
@@ -220,6 +219,8 @@ describe('invoices/preview equals the invoice then issued', () => {
     expect(before.update_invoice).not.toBeNull();
     // The ONE_TIME setup line rides on the next cycle, once.
     expect(before.next_invoice.line_items.map((line: { description: string }) => line.description)).toContain('Setup');
+    // The removed line's credit goes to the balance (a credit invoice issued after the change's own), so the next cycle draws on it.
+    expect(before.next_invoice.amount_details.balance_applied).toBeGreaterThan(0);
     await s.ok('subscriptions/update', { id, ...body });
     await expectIssuedAsPreviewed(before.update_invoice, (await nth(id, 2)).id, id);
     await s.sleep(5 * DAY);
