@@ -180,6 +180,22 @@ describe('invoices/preview equals the invoice then issued', () => {
     await expectIssuedAsPreviewed(before.next_invoice, (await nth(id, 2)).id, id);
   });
 
+  it('a balance debit, then a balance credit: each renewal as previewed, the balance drawn as finalization draws it', async () => {
+    const { id, customerId } = await activeWeekly(({ seat }) => [{ product_price_id: seat, quantity: 2, tax: VAT_EXCLUSIVE }]);
+    const adjust = (amount: number) => s.ok('customer-balance-transactions/create', { customer_id: customerId, currency: 'EUR', amount, description: 'Preview equality' });
+    await adjust(333);
+    const withDebit = await preview({ subscription_id: id });
+    expect(withDebit.next_invoice).toMatchObject({ starting_balance: 333, ending_balance: 0, amount_due: withDebit.next_invoice.total_amount + 333 });
+    await s.sleep(7 * DAY);
+    await expectIssuedAsPreviewed(withDebit.next_invoice, (await nth(id, 2)).id, id);
+
+    await adjust(-500);
+    const withCredit = await preview({ subscription_id: id });
+    expect(withCredit.next_invoice.amount_details.balance_applied).toBe(500);
+    await s.sleep(7 * DAY);
+    await expectIssuedAsPreviewed(withCredit.next_invoice, (await nth(id, 3)).id, id);
+  });
+
   it('a coupon that stops applying: the next cycle after an update that removes it', async () => {
     const coupon = await s.ok('coupons/create', { code: `STOP${Date.now()}`, calculation_type: 'PERCENTAGE', calculation_value: 50 });
     const { id } = await activeWeekly(({ seat }) => [{ product_price_id: seat, quantity: 1, tax: VAT_EXCLUSIVE }], { discounts: [{ coupon_id: coupon.id }] });
