@@ -11,8 +11,12 @@ import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '../..');
 const SCANNED = ['api', 'services', 'activities', 'worker', 'scripts'];
-/** The benchmarks drive the platform from outside, as a client would; test:cluster only lists and describes workflows to count failed and stuck ones. */
-const NOT_SCANNED = ['scripts/bench/', 'scripts/test-cluster.ts'];
+/**
+ * The benchmarks drive the platform from outside, as a client would; test:cluster only lists and
+ * describes workflows to count failed and stuck ones; the docs screenshot only counts what the
+ * operators' query finds before photographing the UI.
+ */
+const NOT_SCANNED = ['scripts/bench/', 'scripts/test-cluster.ts', 'scripts/docs/'];
 const UPDATE_CALLS = ['executeUpdate', 'startUpdate', 'signalWithStart', 'executeUpdateWithStart', 'startUpdateWithStart'];
 /** `signal` and `query` are common method names: a send names a definition (`…Signal`, `…Query`). */
 const DEFINITION_CALLS: Record<string, RegExp> = { signal: /Signal$/, query: /Query$/ };
