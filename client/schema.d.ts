@@ -8712,12 +8712,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "invoice_id": "inv_01example",
-                 *       "reason": "DUPLICATE"
-                 *     }
-                 */
+                /** @example null */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     invoice_id: string;
@@ -8743,7 +8738,7 @@ export interface operations {
                     out_of_band_amount?: number;
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -8842,12 +8837,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "invoice_id": "inv_01example",
-                 *       "reason": "DUPLICATE"
-                 *     }
-                 */
+                /** @example null */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     invoice_id: string;
@@ -8873,7 +8863,7 @@ export interface operations {
                     out_of_band_amount?: number;
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {

@@ -40,7 +40,8 @@ export const creditNoteRequest = z
     if ((body.amount === undefined) === (body.lines === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Give either amount or lines.', params: { type: body.amount === undefined ? 'REQUIRED' : 'INVALID' } });
     }
-  });
+  })
+  .meta({ oneOf: [{ required: ['amount'] }, { required: ['lines'] }] });
 
 export type CreditNoteRequest = z.infer<typeof creditNoteRequest>;
 

@@ -28,6 +28,6 @@ export const balanceAdjustmentAmount = z
   .min(-MAX_BALANCE_MAGNITUDE)
   .max(MAX_BALANCE_MAGNITUDE)
   .refine((amount) => amount !== 0, { message: 'An adjustment moves the balance: 0 is not an amount.', params: { type: 'MIN' } })
-  .meta({ description: 'Minor units, not 0: negative credits the customer, positive debits them.' });
+  .meta({ description: 'Minor units, not 0: negative credits the customer, positive debits them.', not: { const: 0 } });
 
 export { currency };

@@ -17,7 +17,8 @@ export const invoicePreviewRequest = z
     if (request.proration_date !== undefined && request.subscription_update === undefined) {
       ctx.addIssue({ code: 'custom', path: ['proration_date'], message: 'proration_date needs subscription_update.', params: { type: 'INVALID' } });
     }
-  });
+  })
+  .meta({ dependentRequired: { proration_date: ['subscription_update'] } });
 
 export const invoicePreviewObject = invoiceObject
   .omit({ id: true, status: true, pdf_url: true, finalized_at: true, paid_at: true, voided_at: true, created_at: true, updated_at: true, line_items: true })
