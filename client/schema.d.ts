@@ -8719,14 +8719,14 @@ export interface operations {
                     /** @description A lump sum to credit, tax included; no tax is attributed. Give this or `lines`. */
                     amount?: number;
                     /** @description Invoice lines to credit, by quantity or amount, each taxed as its line. Give this or `amount`. */
-                    lines?: {
+                    lines?: ({
                         /** @description A line of the invoice (`line_items[].id`). */
                         line_item_id: string;
                         /** @description Units of the line to credit. */
                         quantity?: number;
                         /** @description Minor units of the line’s taxable amount to credit (tax inside it for an INCLUSIVE line); its tax is recomputed. */
                         amount?: number;
-                    }[];
+                    } & (unknown | unknown))[];
                     /** @enum {string} */
                     reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY" | "OTHER";
                     memo?: string;
@@ -8844,14 +8844,14 @@ export interface operations {
                     /** @description A lump sum to credit, tax included; no tax is attributed. Give this or `lines`. */
                     amount?: number;
                     /** @description Invoice lines to credit, by quantity or amount, each taxed as its line. Give this or `amount`. */
-                    lines?: {
+                    lines?: ({
                         /** @description A line of the invoice (`line_items[].id`). */
                         line_item_id: string;
                         /** @description Units of the line to credit. */
                         quantity?: number;
                         /** @description Minor units of the line’s taxable amount to credit (tax inside it for an INCLUSIVE line); its tax is recomputed. */
                         amount?: number;
-                    }[];
+                    } & (unknown | unknown))[];
                     /** @enum {string} */
                     reason: "DUPLICATE" | "FRAUDULENT" | "ORDER_CHANGE" | "PRODUCT_UNSATISFACTORY" | "OTHER";
                     memo?: string;

@@ -21,7 +21,8 @@ const lineCredit = z
     if ((line.quantity === undefined) === (line.amount === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'Give either quantity or amount.', params: { type: line.quantity === undefined ? 'REQUIRED' : 'INVALID' } });
     }
-  });
+  })
+  .meta({ oneOf: [{ required: ['quantity'] }, { required: ['amount'] }] });
 
 /** The request of credit-notes/preview and credit-notes/create. */
 export const creditNoteRequest = z
