@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 
 export type Database = PrismaClient;
@@ -20,6 +20,7 @@ export const CONNECTION_ACQUIRE_TIMEOUT_MS = 10_000;
  */
 export function createDatabase(databaseUrl: string, poolSize = 10): Database {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: CONNECTION_ACQUIRE_TIMEOUT_MS, keepAlive: true });
+  pool.on('connect', keepDroppedConnectionFromEndingProcess);
   const db = new PrismaClient({
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: CONNECTION_ACQUIRE_TIMEOUT_MS, timeout: 30_000 },
@@ -29,6 +30,18 @@ export function createDatabase(databaseUrl: string, poolSize = 10): Database {
 }
 
 const pools = new WeakMap<Database, Pool>();
+
+/**
+ * A connection PostgreSQL drops (a restart, a failover, `pg_terminate_backend`) emits 'error' on
+ * its client, and an 'error' nobody listens to ends the process. pg-pool listens only while a
+ * client is idle, Prisma only during its transactions: a client checked out by `poolOf` (the
+ * webhook sender's claim, a streamed export) had no listener, and a PostgreSQL restart killed the
+ * worker holding one. The error itself is not lost: the statement in flight fails with it, and
+ * the pool discards the client on release because it is no longer queryable.
+ */
+function keepDroppedConnectionFromEndingProcess(client: PoolClient): void {
+  client.on('error', () => undefined);
+}
 
 /**
  * The pg pool behind `db`, for the few reads Prisma cannot express: a statement whose rows are
