@@ -81,6 +81,9 @@ async function main(): Promise<void> {
 
     // Reports are written by one worker and served by either API: shared S3 storage, not a directory.
     s3 = await startS3Server(join(dir, 's3'));
+    // The AWS SDK's notice about its 2027 releases, once in this process and once in each child
+    // (they inherit the environment): docs/deployment.md, "Files".
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
     const files = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
     await files.send(new CreateBucketCommand({ Bucket: 'cluster-files' }));
     files.destroy();

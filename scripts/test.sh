@@ -17,9 +17,13 @@ node --import tsx scripts/temporal/ensure-cluster-server.ts
 echo "[test] Chromium for the browser tests"
 bash scripts/browser/ensure-chromium.sh
 echo "[test] jest"
-npx jest "$@"
+# Stale results must not be recapped as this run's.
+rm -rf test-artifacts/jest test-artifacts/schemathesis
+mkdir -p test-artifacts/jest
+npx jest --json --outputFile=test-artifacts/jest/results.json "$@"
 # The whole API against its OpenAPI document (docs/testing.md, "API contract checks"); only for a full run.
 if [ "$#" -eq 0 ]; then
   echo "[test] schemathesis"
   npm run test:schemathesis
 fi
+node --import tsx scripts/ci/recap.ts

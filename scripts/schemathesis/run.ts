@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../net/free-port';
 import { ensureSchemathesis } from './ensure-schemathesis';
+import { schemathesisSummary, summarySection } from './summary';
 
 /**
  * `npm run test:schemathesis`: the API contract check of docs/testing.md ("API contract
@@ -14,6 +15,7 @@ import { ensureSchemathesis } from './ensure-schemathesis';
  * `--include-path /v2/customers/create` while working on one operation).
  */
 const ROOT = resolve(__dirname, '../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts/schemathesis');
 
 /**
  * Checks that cannot apply to this API, each explained in docs/testing.md:
@@ -66,7 +68,7 @@ async function startPlatform(dataDir: string): Promise<Platform> {
   return { child, baseUrl: `http://127.0.0.1:${port}`, secret, exited };
 }
 
-function runSchemathesis(executable: string, platform: Platform, extra: string[]): Promise<number> {
+async function runSchemathesis(executable: string, platform: Platform, extra: string[]): Promise<number> {
   const args = [
     '--config-file',
     join(__dirname, 'schemathesis.toml'),
@@ -90,8 +92,24 @@ function runSchemathesis(executable: string, platform: Platform, extra: string[]
     '--no-color',
     ...extra,
   ];
-  const child = spawn(executable, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PYTHONPATH: __dirname, SCHEMATHESIS_HOOKS: 'contract_hooks' } });
-  return new Promise((done) => child.on('exit', (code) => done(code ?? 1)));
+  const child = spawn(executable, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONPATH: __dirname, SCHEMATHESIS_HOOKS: 'contract_hooks' } });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  const code = await new Promise<number>((done) => child.on('exit', (exitCode) => done(exitCode ?? 1)));
+  await mkdir(ARTIFACTS, { recursive: true });
+  await writeFile(join(ARTIFACTS, 'output.txt'), output);
+  const summary = schemathesisSummary(output, code);
+  await writeFile(join(ARTIFACTS, 'summary.json'), JSON.stringify(summary, null, 2));
+  // schemathesis ends with a pytest-style line ("== 2 warnings in 101.99s ==") that reads as "no
+  // test ran" to anything scanning for test results; a failure shows everything, a pass its
+  // summary and the counts.
+  console.log(code === 0 ? summarySection(output) : output);
+  console.log(
+    `[schemathesis] ${code === 0 ? 'passed' : `FAILED (exit ${code})`}: ${summary.generated} cases generated, ${summary.passed} passed, ` +
+      `${summary.failed} failed, ${summary.skipped} skipped; ${summary.operationsTested} operations tested; full output in ${join('test-artifacts/schemathesis', 'output.txt')}`,
+  );
+  return code;
 }
 
 async function main(): Promise<void> {
