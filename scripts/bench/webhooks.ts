@@ -87,6 +87,7 @@ async function main(): Promise<void> {
     const kits = new Map<string, WebhookReceiver>();
     let requests = 0;
     let rejected = 0;
+    let duplicates = 0;
     let deadRequests = 0;
     const kitFor = (secret: string) =>
       createWebhookReceiver({
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
         requests++;
         const result = await kits.get(req.url!)!.handle(Buffer.concat(chunks), req.headers);
         if (result.status !== 200) rejected++;
+        if (result.outcome === 'DUPLICATE') duplicates++;
         res.writeHead(result.status).end();
       });
     });
@@ -224,7 +226,7 @@ async function main(): Promise<void> {
     console.log(`3. backlog: ${EVENTS} events committed with the worker stopped, then delivered by a worker started after`);
     console.log(`  deliveries/s  ${backlogPerSecond.toFixed(0)}   (first receipt → last receipt ${backlogSpanMs} ms)`);
     console.log(`  stages: ${stageLine(backlogStages)}`);
-    console.log(`receiver: ${requests} requests, ${rejected} rejected; ${succeeded} SUCCEEDED deliveries; ${attempts} attempts to live endpoints (${failedAttempts} failed)`);
+    console.log(`receiver: ${requests} requests, ${rejected} rejected, ${duplicates} duplicates by event_id; ${succeeded} SUCCEEDED deliveries; ${attempts} attempts to live endpoints (${failedAttempts} failed)`);
     console.log(`ceiling: bare keep-alive client, ${ceiling.count} signed POSTs, ${CONCURRENCY} in flight: ${ceiling.perSecond.toFixed(0)}/s`);
     console.log(`ratios to the ceiling: burst ${(burst.perSecond / ceiling.perSecond).toFixed(2)}; backlog ${(backlogPerSecond / ceiling.perSecond).toFixed(2)}`);
   } finally {
