@@ -42,7 +42,8 @@ export async function dispatchOutboxBatch(db: Database, options: { batchSize?: n
       events.map((e) => ({ id: e.id, accountId: e.account_id, channelId: e.channel_id, eventType: e.event_type, occurredAt: e.occurred_at })),
       now,
     );
-    await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
+    // By key over an array, for the reason fan-out inserts so: Prisma's per-value query building.
+    await tx.$executeRaw`UPDATE outbox_events SET dispatched_at = ${now.toISOString()}::timestamptz WHERE id = ANY(${events.map((e) => e.id)}::text[])`;
     return { events: events.length, deliveries };
   });
 }
