@@ -45,7 +45,22 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 // Monotonic ULIDs sort by creation time even within one millisecond, so ordering by id
 // is ordering by creation, which keyset pagination relies on.
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicFactory(pooledRandom);
+
+/**
+ * ulid's own PRNG asks the system for one byte per character, sixteen calls per id: 2 % of the
+ * API's CPU under bench:api (docs/benchmarks.md). This draws the same bytes, a page at a time, with
+ * the same mapping (a byte / 256).
+ */
+const randomPage = new Uint8Array(4096);
+let randomNext = randomPage.length;
+function pooledRandom(): number {
+  if (randomNext === randomPage.length) {
+    crypto.getRandomValues(randomPage);
+    randomNext = 0;
+  }
+  return randomPage[randomNext++]! / 256;
+}
 
 export function newId(kind: IdKind, at: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}${nextUlid(at).toLowerCase()}`;
