@@ -1065,6 +1065,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/subscriptions/list-status-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a subscription’s status changes, newest first
+         * @description Extension (docs/subscriptions.md, "Status history"): every status the subscription took, from the one it was created with, with the cause. Needs subscriptions:get; a subscription outside the key’s channels is 404.
+         */
+        post: operations["subscriptions-list-status-history"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/subscriptions/cancel": {
         parameters: {
             query?: never;
@@ -2423,6 +2443,28 @@ export interface components {
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
              */
             updated_at: string;
+        };
+        SubscriptionStatusChange: {
+            /** @description Prefix `ssch_`. */
+            id: string;
+            subscription_id: string;
+            /**
+             * @description Absent on the first entry: the status the subscription was created with.
+             * @enum {string}
+             */
+            from_status?: "CREATED" | "PENDING" | "TRIALING" | "ACTIVE" | "REDEMPTION" | "UNPAID" | "CANCELLED" | "EXPIRED";
+            /** @enum {string} */
+            to_status: "CREATED" | "PENDING" | "TRIALING" | "ACTIVE" | "REDEMPTION" | "UNPAID" | "CANCELLED" | "EXPIRED";
+            /**
+             * @description Why it changed (docs/subscriptions.md, "Status history"); a move to CANCELLED carries the cancellation’s reason.
+             * @enum {string}
+             */
+            cause?: "CREATED" | "STARTED" | "TRIAL_STARTED" | "TRIAL_ENDED" | "PAYMENT_SUCCEEDED" | "PAYMENT_FAILED" | "INVOICES_SETTLED" | "ENDS_AT_REACHED" | "RESTORED" | "CANCELLATION_REQUESTED" | "DUNNING_EXHAUSTED" | "FRAUD_ALERT_RECEIVED" | "DISPUTE_RECEIVED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            occurred_at: string;
         };
         WebhookEndpoint: {
             id: string;
@@ -9718,6 +9760,124 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Subscription"][];
+                        pagination: {
+                            page_size: number;
+                            /** @description Empty on the last page. */
+                            next_page_token: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An operation-specific code: the request conflicts with the current state. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "subscriptions-list-status-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "subs_01example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `subs_`. */
+                    id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
+                    pagination?: {
+                        page_size: number;
+                        next_page_token?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["SubscriptionStatusChange"][];
                         pagination: {
                             page_size: number;
                             /** @description Empty on the last page. */

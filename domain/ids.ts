@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   invoice: 'inv_',
   subscription: 'subs_',
   subscriptionLineItem: 'slit_',
+  subscriptionStatusChange: 'ssch_',
   paymentInstrument: 'pi_',
   payment: 'pay_',
   invoiceLineItem: 'ili_',

@@ -7,6 +7,8 @@ import { isRetrySchedule, MAX_RETRIES, RETRY_SCHEDULE_RULE } from '../../domain/
 import { TAX_MODES } from '../../domain/invoice-amounts';
 import { EXHAUSTION_ACTIONS } from '../../domain/subscriptions/state';
 import type { SubscriptionObject } from '../../services/subscriptions/subscription-object';
+import type { StatusChangeObject } from '../../services/subscriptions/status-history';
+import { STATUS_CHANGE_CAUSES } from '../../domain/subscriptions/status-change-cause';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { calculationType } from '../coupons/schemas';
 import { discountsRequest, lineTaxRequest, metadata, MAX_QUANTITY } from '../invoices/schemas';
@@ -230,3 +232,17 @@ export const subscriptionObject = z
   })
   .meta({ id: 'Subscription' }) satisfies z.ZodType<SubscriptionObject>;
 
+
+export const statusChangeObject = z
+  .object({
+    id: z.string().meta({ description: 'Prefix `ssch_`.' }),
+    subscription_id: z.string(),
+    from_status: subscriptionStatus.optional().meta({ description: 'Absent on the first entry: the status the subscription was created with.' }),
+    to_status: subscriptionStatus,
+    cause: z
+      .enum(STATUS_CHANGE_CAUSES)
+      .optional()
+      .meta({ description: 'Why it changed (docs/subscriptions.md, "Status history"); a move to CANCELLED carries the cancellation’s reason.' }),
+    occurred_at: dateTime,
+  })
+  .meta({ id: 'SubscriptionStatusChange' }) satisfies z.ZodType<StatusChangeObject>;

@@ -39,7 +39,13 @@ export function listDashboardUsers(db: Db, accountId: string, beforeId: string |
   });
 }
 
-/** The account a signed-in user belongs to, as `session/me` shows it. */
+/**
+ * The account a signed-in user belongs to, as `session/me` shows it: with its channels (id and
+ * name, oldest first), which the pages show by name where `/v2` answers channel ids. An
+ * account has the few channels an operator made, so they come whole.
+ */
 export async function dashboardAccount(db: Db, accountId: string) {
-  return db.account.findUniqueOrThrow({ where: { id: accountId }, select: { id: true, name: true } });
+  const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { id: true, name: true } });
+  const channels = await db.channel.findMany({ where: { accountId }, orderBy: { id: 'asc' }, select: { id: true, name: true } });
+  return { ...account, channels };
 }

@@ -5,6 +5,8 @@ import type { CollectionMethod } from '../../domain/collection-methods';
 import { servedNextBillingAt } from '../../domain/subscriptions/schedule';
 import { type Line, type LineTax, type SubscriptionState } from '../../domain/subscriptions/state';
 import type { SubscriptionStatus } from '../../domain/subscription-status';
+import { statusChangeCause } from '../../domain/subscriptions/status-change-cause';
+import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { serializeSubscription, type CancellationInfoJson, type TrialInfoJson } from './subscription-object';
@@ -155,20 +157,45 @@ function lineColumns(state: SubscriptionState, line: Line, position: number) {
   };
 }
 
-/** Inserts a new subscription's row and lines (subscriptions/create). The collection method never changes afterwards. */
-export async function insertSubscription(tx: Db, state: SubscriptionState): Promise<SubscriptionRow> {
-  await tx.subscription.create({
+/**
+ * The one place a subscription's status is written: the row created (`from` null) or updated
+ * from `state`, and, when the status moves, the move appended to its status history in the same
+ * transaction, so neither is ever stored without the other (docs/subscriptions.md, "Status history").
+ */
+async function writeRow(tx: Db, from: SubscriptionStatus | null, state: SubscriptionState): Promise<void> {
+  if (from === null) {
+    await tx.subscription.create({
+      data: {
+        id: state.id,
+        accountId: state.accountId,
+        channelId: state.channelId,
+        customerId: state.customerId,
+        currency: state.currency,
+        collectionMethod: state.collectionMethod ?? 'CHARGE_AUTOMATICALLY',
+        createdAt: new Date(state.createdAt),
+        ...rowColumns(state),
+      },
+    });
+  } else {
+    await tx.subscription.update({ where: { id: state.id }, data: rowColumns(state) });
+  }
+  if (from === state.status) return;
+  await tx.subscriptionStatusChange.create({
     data: {
-      id: state.id,
-      accountId: state.accountId,
-      channelId: state.channelId,
-      customerId: state.customerId,
-      currency: state.currency,
-      collectionMethod: state.collectionMethod ?? 'CHARGE_AUTOMATICALLY',
-      createdAt: new Date(state.createdAt),
-      ...rowColumns(state),
+      id: newId('subscriptionStatusChange', state.updatedAt),
+      subscriptionId: state.id,
+      fromStatus: from,
+      toStatus: state.status,
+      cause: statusChangeCause(from, state),
+      version: state.version,
+      occurredAt: new Date(state.updatedAt),
     },
   });
+}
+
+/** Inserts a new subscription's row and lines (subscriptions/create). The collection method never changes afterwards. */
+export async function insertSubscription(tx: Db, state: SubscriptionState): Promise<SubscriptionRow> {
+  await writeRow(tx, null, state);
   await tx.subscriptionLineItem.createMany({ data: state.lineItems.map((line, position) => ({ id: line.id, ...lineColumns(state, line, position) })) });
   return tx.subscription.findUniqueOrThrow({ where: { id: state.id }, select: subscriptionSelect });
 }
@@ -194,7 +221,7 @@ export async function lockSubscription(tx: Db, id: string): Promise<Subscription
  */
 export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: SubscriptionState, events: readonly EventName[]): Promise<SubscriptionRow> {
   if (stored.version >= state.version) return stored;
-  await tx.subscription.update({ where: { id: state.id }, data: rowColumns(state) });
+  await writeRow(tx, stored.status as SubscriptionStatus, state);
   const keep = state.lineItems.map((line) => line.id);
   await tx.subscriptionLineItem.deleteMany({ where: { subscriptionId: state.id, id: { notIn: keep } } });
   // Positions are unique: park the survivors out of the way before renumbering.

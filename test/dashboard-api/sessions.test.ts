@@ -1,4 +1,5 @@
 import { hashDashboardToken } from '../../domain/dashboard-tokens';
+import { createAccount, createChannel } from '../../scripts/operator/accounts';
 import { usePlatform } from '../support/platform';
 import { BrowserSession, invitationToken, PASSWORD, serverWithClock, signedInUser } from './browser-session';
 
@@ -180,5 +181,27 @@ describe('expired rows', () => {
     } finally {
       await other.server.close();
     }
+  });
+});
+
+describe('me names the account’s channels', () => {
+  it('lists every channel of the account with its name, oldest first, and none of another account', async () => {
+    const added = await createChannel(platform.db, platform.accountId, 'Mobile app <b>');
+    const other = await createAccount(platform.db, 'Another merchant');
+    await createChannel(platform.db, other.id, 'Not ours');
+    const b = await signedInUser(platform, 'channels@example.test', 'SUPPORT');
+    const me = await b.post('/dashboard/api/session/me', {}, { csrf: false });
+    expect(me.status).toBe(200);
+    const [one, two, three] = platform.channelIds;
+    expect(me.body.account).toEqual({
+      id: platform.accountId,
+      name: 'Test account',
+      channels: [
+        { id: one, name: 'one' },
+        { id: two, name: 'two' },
+        { id: three, name: 'three' },
+        { id: added.id, name: 'Mobile app <b>' },
+      ],
+    });
   });
 });

@@ -167,15 +167,17 @@ describe('the merchant dashboard in a real browser', () => {
     await heading(admin, 'API keys');
     await admin.getByRole('cell', { name: 'All channels' }).first().waitFor();
 
+    // The account's channels are offered by name (session `me`), oldest first: `one` is channelIds[0].
     const channel = platform.channelIds[0];
     await admin.getByLabel('Name', { exact: true }).focus();
     await admin.keyboard.type('Support tool');
     await tab(admin, 1);
-    await admin.keyboard.type(channel);
-    // The permission checkboxes follow in the documented order.
+    expect(await admin.getByRole('checkbox', { name: 'one', exact: true }).evaluate((box) => box === (globalThis as any).document.activeElement)).toBe(true);
+    await admin.keyboard.press('Space');
+    // The permission checkboxes follow the three channels' in the documented order.
     const first = PERMISSIONS.indexOf('customers:get');
     expect(PERMISSIONS[first + 1]).toBe('customers:list');
-    await tab(admin, first + 1);
+    await tab(admin, first + 3);
     expect(await focusedLabel(admin)).toContain('customers:get');
     await admin.keyboard.press('Space');
     await tab(admin, 1);
@@ -196,7 +198,9 @@ describe('the merchant dashboard in a real browser', () => {
     await expectAccessible(admin, 'api-keys-created');
 
     const row = admin.getByRole('row').filter({ hasText: 'Support tool' });
-    await row.getByText(channel).waitFor();
+    await row.getByRole('cell', { name: 'one', exact: true }).waitFor();
+    expect(await row.getByText(channel).count()).toBe(0);
+    expect((await platform.db.apiKey.findFirstOrThrow({ where: { name: 'Support tool' } })).channelIds).toEqual([channel]);
     await row.getByText('customers:get, customers:list').waitFor();
 
     expect((await platform.call('/v2/customers/list', {}, { secret })).status).toBe(200);
@@ -413,7 +417,7 @@ describe('the merchant dashboard in a real browser', () => {
     expect(workflowLink).toContain(`/namespaces/default/workflows/${encodeURIComponent(`${subscription.body.id}/lifecycle`)}`);
     await admin.getByLabel('When').selectOption('PERIOD_END');
     await admin.getByRole('button', { name: 'Cancel subscription' }).click();
-    await admin.getByText(/Cancellation requested \(CANCELLATION_REQUESTED, PERIOD_END\)/).waitFor();
+    await admin.getByRole('button', { name: 'Keep the subscription (un-schedule the cancellation)' }).waitFor();
     await expectAccessible(admin, 'subscription-detail');
     await admin.getByRole('button', { name: 'Keep the subscription (un-schedule the cancellation)' }).click();
     await admin.getByRole('button', { name: 'Cancel subscription' }).waitFor();

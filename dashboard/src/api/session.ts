@@ -14,8 +14,8 @@ export interface DashboardUser {
 
 export interface Me {
   user: DashboardUser;
-  /** `channels` when the server names them; the dashboard falls back to channel ids. */
-  account: { id: string; name: string; channels?: { id: string; name: string }[] };
+  /** The account's channels, oldest first: pages show a channel by its name. */
+  account: { id: string; name: string; channels: { id: string; name: string }[] };
   csrf_token: string;
   permissions: string[];
 }

@@ -13,6 +13,7 @@ export type Invoice = Schemas['Invoice'];
 export type InvoiceLine = Invoice['line_items'][number];
 export type Refund = Schemas['InvoiceRefund'];
 export type Subscription = Schemas['Subscription'];
+export type SubscriptionStatusChange = Schemas['SubscriptionStatusChange'];
 export type Report = Schemas['Report'];
 export type Settlement = Schemas['Settlement'];
 export type MonthlyStatement = Schemas['MonthlyStatement'];

@@ -1,35 +1,49 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Subscription } from '../api/types';
-import { v2 } from '../api/v2';
+import type { Subscription, SubscriptionStatusChange } from '../api/types';
+import { v2, type Page } from '../api/v2';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { dateTime, money } from '../components/format';
+import { listBody, pageOf } from '../components/listBody';
 import { PageHeading } from '../components/PageHeading';
+import { PagedTable, type Column } from '../components/PagedTable';
 import { subscriptionWorkflowLink } from '../components/temporalUi';
+import { usePaged } from '../components/usePaged';
 import { Link } from '../router';
 import { useCan } from '../session';
 
-/** What the subscription's own dates say happened, oldest first. */
-function timeline(subscription: Subscription): { at: string; what: string }[] {
-  const entries: { at: string | undefined; what: string }[] = [
-    { at: subscription.created_at, what: 'Created' },
-    { at: subscription.start_scheduled_at, what: 'Start scheduled' },
-    { at: subscription.trial_info?.period.start_at, what: `Trial (${subscription.trial_info?.type ?? ''}) started` },
-    { at: subscription.trial_info?.period.end_at, what: 'Trial ends' },
-    { at: subscription.started_at, what: 'Started' },
-    { at: subscription.cancellation_info?.requested_at, what: `Cancellation requested (${subscription.cancellation_info?.reason ?? ''}, ${subscription.cancellation_info?.mode ?? ''})` },
-    { at: subscription.cancellation_info?.cancel_at, what: 'Cancels' },
-    { at: subscription.ends_at, what: 'Ends' },
-    { at: subscription.updated_at, what: `Last change: now ${subscription.status}` },
-  ];
-  return entries.filter((entry): entry is { at: string; what: string } => Boolean(entry.at)).sort((a, b) => a.at.localeCompare(b.at));
-}
+/** The recorded causes (docs/subscriptions.md, "Status history") in words. */
+const CAUSES: Record<NonNullable<SubscriptionStatusChange['cause']>, string> = {
+  CREATED: 'Created',
+  STARTED: 'Start date reached, first invoice issued',
+  TRIAL_STARTED: 'Trial started',
+  TRIAL_ENDED: 'Trial ended',
+  PAYMENT_SUCCEEDED: 'Invoice paid',
+  PAYMENT_FAILED: 'Payment failed, dunning started',
+  INVOICES_SETTLED: 'Nothing owed any more',
+  ENDS_AT_REACHED: 'End date reached',
+  RESTORED: 'Restored',
+  CANCELLATION_REQUESTED: 'Cancellation requested',
+  DUNNING_EXHAUSTED: 'Dunning exhausted',
+  FRAUD_ALERT_RECEIVED: 'Fraud alert received',
+  DISPUTE_RECEIVED: 'Dispute received',
+};
+
+const historyColumns: Column<SubscriptionStatusChange>[] = [
+  { header: 'When', cell: (change) => dateTime(change.occurred_at) },
+  { header: 'From', cell: (change) => change.from_status ?? '—' },
+  { header: 'To', cell: (change) => change.to_status },
+  { header: 'Cause', cell: (change) => (change.cause ? CAUSES[change.cause] : '—') },
+];
 
 export function SubscriptionDetailPage({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const can = useCan();
   const client = useQueryClient();
   const subscription = useQuery({ queryKey: ['subscriptions', id], queryFn: () => v2<Subscription>('/v2/subscriptions/get', { id }) });
+  const history = usePaged<SubscriptionStatusChange>(['subscriptions', id, 'status-history'], async (token) =>
+    pageOf(await v2<Page<SubscriptionStatusChange>>('/v2/subscriptions/list-status-history', listBody(token, {}, { id }))),
+  );
   const [mode, setMode] = useState('PERIOD_END');
   const action = useMutation({
     mutationFn: (which: 'cancel' | 'delete-cancellation') =>
@@ -82,13 +96,7 @@ export function SubscriptionDetailPage({ params }: { params: Record<string, stri
             </tbody>
           </table>
           <h2>Status history</h2>
-          <ol className="timeline">
-            {timeline(data).map((entry) => (
-              <li key={`${entry.at}-${entry.what}`}>
-                {dateTime(entry.at)}: {entry.what}
-              </li>
-            ))}
-          </ol>
+          <PagedTable caption="Status changes, newest first" columns={historyColumns} paged={history} rowKey={(change) => change.id} empty="No status changes recorded." />
           <section aria-labelledby="subscription-actions">
             <h2 id="subscription-actions">Actions</h2>
             {can('subscriptions:cancel') && !closed && !data.cancellation_info ? (
