@@ -2654,9 +2654,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example",
+                 *       "name": "Checkout backend",
+                 *       "description": "Creates invoices and takes payments for the web shop.",
+                 *       "channel_ids": [
+                 *         "chn_01jdv3q8m2k7r4t9w6x5y0z1ab"
+                 *       ],
                  *       "permissions": [
-                 *         "api-keys:create"
+                 *         "customers:create",
+                 *         "customers:get",
+                 *         "invoices:create",
+                 *         "invoices:finalize",
+                 *         "invoices:pay"
                  *       ]
                  *     }
                  */
@@ -2748,13 +2756,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CHANNEL_NOT_FOUND`: A `channel_ids` entry is not a channel of the caller’s account; `context.channel_ids` lists them.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -2786,7 +2805,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         name?: {
@@ -2914,15 +2939,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -2954,7 +2970,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "akey_01example"
+                 *       "id": "akey_01jdv3r1c5n8p2s6v9x3z7b4cd"
                  *     }
                  */
                 "application/json": {
@@ -3018,15 +3034,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -3061,8 +3068,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "akey_01example",
-                 *       "rotation_period": 0
+                 *       "id": "akey_01jdv3r1c5n8p2s6v9x3z7b4cd",
+                 *       "rotation_period": 3600
                  *     }
                  */
                 "application/json": {
@@ -3152,13 +3159,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -3193,7 +3210,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "type": "INDIVIDUAL",
+                 *       "channel_id": "chn_01jdv3q8m2k7r4t9w6x5y0z1ab",
+                 *       "email": "anna.schmidt@example.de",
+                 *       "first_name": "Anna",
+                 *       "last_name": "Schmidt",
+                 *       "phone": "+4915112345678",
+                 *       "merchant_customer_id": "CRM-100482",
+                 *       "address": {
+                 *         "line1": "Torstraße 109",
+                 *         "line2": "3. OG",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10119",
+                 *         "country": "DEU"
+                 *       },
+                 *       "tax": {
+                 *         "taxability": "TAXABLE"
+                 *       },
+                 *       "configuration": {
+                 *         "default_billing_currency": "EUR",
+                 *         "preferred_locales": [
+                 *           "de-DE"
+                 *         ]
+                 *       },
+                 *       "metadata": {
+                 *         "signup_source": "web-shop"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "INDIVIDUAL" | "BUSINESS";
@@ -3350,13 +3396,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` names no channel of the caller’s account; `context.channel_id`.
+             *     - `INVALID_DEFAULT_PAYMENT_INSTRUMENT`: `configuration.default_payment_instrument_id` is not an instrument of this customer, or not ACTIVE (always on create: a new customer has none); docs/customers.md.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_SOURCE`: A tax registration validation set by the merchant has a source other than `MANUAL`; only the platform sets `VIES`. `context.field`, `context.source`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CHANNEL_NOT_FOUND" | "INVALID_DEFAULT_PAYMENT_INSTRUMENT" | "INVALID_TAX_REGISTRATION_VALIDATION_SOURCE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -3390,7 +3449,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cust_01example"
+                 *       "id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef"
                  *     }
                  */
                 "application/json": {
@@ -3456,15 +3515,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -3494,7 +3544,19 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "EQ",
+                 *           "value": "ACTIVE"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -3625,15 +3687,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -3668,7 +3721,21 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cust_01example"
+                 *       "id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "phone": "+4930901820",
+                 *       "address": {
+                 *         "line1": "Friedrichstraße 68",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10117",
+                 *         "country": "DEU"
+                 *       },
+                 *       "configuration": {
+                 *         "default_payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh",
+                 *         "preferred_locales": [
+                 *           "de-DE",
+                 *           "en"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -3814,13 +3881,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INVALID_DEFAULT_PAYMENT_INSTRUMENT`: `configuration.default_payment_instrument_id` is not an instrument of this customer, or not ACTIVE (always on create: a new customer has none); docs/customers.md.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_SOURCE`: A tax registration validation set by the merchant has a source other than `MANUAL`; only the platform sets `VIES`. `context.field`, `context.source`.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_UPDATE`: The request changes a settled validation (source `VIES`, or status `VERIFIED`); leave it out or send it unchanged. `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INVALID_DEFAULT_PAYMENT_INSTRUMENT" | "INVALID_TAX_REGISTRATION_VALIDATION_SOURCE" | "INVALID_TAX_REGISTRATION_VALIDATION_UPDATE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -3857,7 +3937,21 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cust_01example"
+                 *       "id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "phone": "+4930901820",
+                 *       "address": {
+                 *         "line1": "Friedrichstraße 68",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10117",
+                 *         "country": "DEU"
+                 *       },
+                 *       "configuration": {
+                 *         "default_payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh",
+                 *         "preferred_locales": [
+                 *           "de-DE",
+                 *           "en"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4003,13 +4097,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INVALID_DEFAULT_PAYMENT_INSTRUMENT`: `configuration.default_payment_instrument_id` is not an instrument of this customer, or not ACTIVE (always on create: a new customer has none); docs/customers.md.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_SOURCE`: A tax registration validation set by the merchant has a source other than `MANUAL`; only the platform sets `VIES`. `context.field`, `context.source`.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_UPDATE`: The request changes a settled validation (source `VIES`, or status `VERIFIED`); leave it out or send it unchanged. `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INVALID_DEFAULT_PAYMENT_INSTRUMENT" | "INVALID_TAX_REGISTRATION_VALIDATION_SOURCE" | "INVALID_TAX_REGISTRATION_VALIDATION_UPDATE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4046,10 +4153,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
-                 *       "currency": "AED",
-                 *       "amount": -2147483647,
-                 *       "description": "example"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "currency": "EUR",
+                 *       "amount": -2500,
+                 *       "description": "Goodwill credit for the delayed March delivery"
                  *     }
                  */
                 "application/json": {
@@ -4124,13 +4231,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `BALANCE_OUT_OF_RANGE`: The adjustment would move the customer’s balance in `currency` outside the 32-bit integer range; the balance is left as it was (docs/customer-balance.md).
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "BALANCE_OUT_OF_RANGE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4164,7 +4282,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4283,15 +4404,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4326,11 +4438,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
                  *       "card": {
-                 *         "number": "example",
-                 *         "exp_month": 1,
-                 *         "exp_year": 2000
+                 *         "number": "4242 4242 4242 4242",
+                 *         "exp_month": 8,
+                 *         "exp_year": 2029,
+                 *         "cardholder_name": "Anna Schmidt"
                  *       }
                  *     }
                  */
@@ -4405,13 +4518,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CARD_EXPIRED`: The card’s expiry month has ended; `context.exp_month`, `context.exp_year`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CARD_EXPIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4445,7 +4569,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "pi_01example"
+                 *       "id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh"
                  *     }
                  */
                 "application/json": {
@@ -4511,15 +4635,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4551,7 +4666,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4647,15 +4765,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4690,7 +4799,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "pi_01example"
+                 *       "id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh"
                  *     }
                  */
                 "application/json": {
@@ -4756,13 +4865,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The instrument is not ACTIVE (already REVOKED or EXPIRED); `context.status`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4796,7 +4916,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rcfg_01example"
+                 *       "id": "rcfg_01jdv40fw8z1c5g8k2n6s0v4wx"
                  *     }
                  */
                 "application/json": {
@@ -4860,15 +4980,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4900,7 +5011,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rcv_01example"
+                 *       "id": "rcv_01jdv41hz1b4f7j1n5r9v3y7yz"
                  *     }
                  */
                 "application/json": {
@@ -4964,15 +5075,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -5002,7 +5104,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         channel_id?: {
@@ -5087,15 +5195,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -5130,7 +5229,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example"
+                 *       "name": "Web shop routing",
+                 *       "channel_id": "chn_01jdv3q8m2k7r4t9w6x5y0z1ab"
                  *     }
                  */
                 "application/json": {
@@ -5195,13 +5295,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ROUTING_CONFIG_ALREADY_EXISTS`: The channel (or, without `channel_id`, the account) already has a routing configuration; `context.routing_config_id` names it.
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` is not a channel of the caller’s account; `context.channel_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ROUTING_CONFIG_ALREADY_EXISTS" | "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5238,10 +5350,38 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "routing_config_id": "rcfg_01example",
+                 *       "routing_config_id": "rcfg_01jdv40fw8z1c5g8k2n6s0v4wx",
                  *       "route_tree": {
-                 *         "rules": [],
-                 *         "default_providers": []
+                 *         "rules": [
+                 *           {
+                 *             "name": "euro-small",
+                 *             "match": {
+                 *               "currencies": [
+                 *                 "EUR"
+                 *               ],
+                 *               "amount": {
+                 *                 "min": 0,
+                 *                 "max": 10000
+                 *               },
+                 *               "card_brands": [
+                 *                 "VISA",
+                 *                 "MASTERCARD"
+                 *               ],
+                 *               "customer_countries": [
+                 *                 "DEU",
+                 *                 "FRA"
+                 *               ]
+                 *             },
+                 *             "providers": [
+                 *               "sandbox-beta",
+                 *               "sandbox-alpha"
+                 *             ]
+                 *           }
+                 *         ],
+                 *         "default_providers": [
+                 *           "sandbox-alpha",
+                 *           "sandbox-beta"
+                 *         ]
                  *       }
                  *     }
                  */
@@ -5308,13 +5448,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5351,7 +5501,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rcv_01example"
+                 *       "id": "rcv_01jdv41hz1b4f7j1n5r9v3y7yz"
                  *     }
                  */
                 "application/json": {
@@ -5415,13 +5565,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Only a `DRAFT` version can be published; `context.status` is its current status.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5458,8 +5619,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example",
-                 *       "field": "IP_ADDRESS"
+                 *       "name": "Blocked card holders",
+                 *       "field": "CARDHOLDER",
+                 *       "action": "BLOCK"
                  *     }
                  */
                 "application/json": {
@@ -5533,13 +5695,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5574,7 +5747,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "id": "01JDV47XM9R2V5Z9C3G7K1N5G8",
+                 *       "name": "Blocked card holders (chargebacks)"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A ULID (26 characters, no prefix). */
                     id: string;
@@ -5642,13 +5820,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5680,7 +5869,19 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "field": {
+                 *           "operator": "EQ",
+                 *           "value": "CARDHOLDER"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         /** @description Lists matching on this field. */
@@ -5764,13 +5965,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5804,7 +6015,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "01JDV47XM9R2V5Z9C3G7K1N5G8"
                  *     }
                  */
                 "application/json": {
@@ -5868,13 +6079,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5911,8 +6132,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "list_id": "example",
-                 *       "field_value": "example"
+                 *       "list_id": "01JDV47XM9R2V5Z9C3G7K1N5G8",
+                 *       "field_value": "John Doe",
+                 *       "expired_at": "2027-06-30T00:00:00.000000Z",
+                 *       "created_by": "risk-team@example.com"
                  *     }
                  */
                 "application/json": {
@@ -5989,13 +6212,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ITEM_ALREADY_EXISTS`: An unexpired item of the list already holds the same normalised value; `context.item_id` names it.
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ITEM_ALREADY_EXISTS" | "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6032,7 +6267,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "01JDV48ZP2T5Y8B2F6J0N4Q8H9"
                  *     }
                  */
                 "application/json": {
@@ -6096,13 +6331,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6134,7 +6380,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "list_id": "01JDV47XM9R2V5Z9C3G7K1N5G8",
+                 *       "filters": {
+                 *         "field_value": {
+                 *           "operator": "CONTAINS",
+                 *           "value": "Doe"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Items of this list only; left out, items of every list. */
                     list_id?: string;
@@ -6238,13 +6497,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6281,7 +6550,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example"
+                 *       "name": "Pro plan"
                  *     }
                  */
                 "application/json": {
@@ -6345,13 +6614,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6385,7 +6664,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "0193719c-4e2a-7b10-9c3d-5f6a7b8c9d01"
                  *     }
                  */
                 "application/json": {
@@ -6449,15 +6728,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -6487,7 +6757,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         name?: {
@@ -6586,15 +6862,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -6627,7 +6894,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "product_id": "0193719c-4e2a-7b10-9c3d-5f6a7b8c9d01",
+                 *       "currency": "EUR",
+                 *       "amount": 4900,
+                 *       "billing_type": "RECURRING",
+                 *       "billing_period_config": {
+                 *         "value": 1,
+                 *         "unit": "MONTH"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description A UUID (no prefix). */
                     product_id: string;
@@ -6712,13 +6990,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `PRODUCT_NOT_FOUND`: `product_id` is not a product of the account; `context.product_id`. docs/catalogue.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PRODUCT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6752,7 +7041,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "0193719c-5a3b-7c21-8d4e-6a7b8c9d0e12"
                  *     }
                  */
                 "application/json": {
@@ -6816,15 +7105,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -6854,7 +7134,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         product_id?: {
@@ -6973,15 +7259,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -7014,7 +7291,13 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "code": "SPRING-20",
+                 *       "calculation_type": "PERCENTAGE",
+                 *       "calculation_value": 20
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique per account, case-sensitive. */
                     code: string;
@@ -7093,13 +7376,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `COUPON_CODE_ALREADY_EXISTS`: The account has a coupon with this `code`; `context.code`, `context.coupon_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "COUPON_CODE_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7133,7 +7427,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "0193719c-6b4c-7d32-9e5f-7b8c9d0e1f23"
                  *     }
                  */
                 "application/json": {
@@ -7197,15 +7491,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -7235,7 +7520,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         code?: {
@@ -7341,15 +7632,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -7384,8 +7666,36 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
-                 *       "currency": "AED"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "currency": "EUR",
+                 *       "line_items": [
+                 *         {
+                 *           "product_price_id": "0193719c-5a3b-7c21-8d4e-6a7b8c9d0e12",
+                 *           "quantity": 3,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
+                 *         },
+                 *         {
+                 *           "amount": 1250,
+                 *           "description": "Express shipping",
+                 *           "quantity": 1,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
+                 *         }
+                 *       ],
+                 *       "discounts": [
+                 *         {
+                 *           "coupon_code": "SPRING-20"
+                 *         }
+                 *       ],
+                 *       "due_at": "2026-12-15T00:00:00.000000Z",
+                 *       "notes": "Thank you for your order.",
+                 *       "merchant_reference": "ORD-2026-004817",
+                 *       "collection_method": "SEND_INVOICE"
                  *     }
                  */
                 "application/json": {
@@ -7502,13 +7812,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CUSTOMER_NOT_FOUND`: `customer_id` names no customer the key can see (or none in `channel_id`); `context.customer_id`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the invoice’s customer.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7545,7 +7871,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "line_items": [
+                 *         {
+                 *           "amount": 8900,
+                 *           "description": "Onboarding workshop (2 hours)",
+                 *           "quantity": 1,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
+                 *         }
+                 *       ],
+                 *       "notes": "Workshop on 10 December, Berlin office."
                  *     }
                  */
                 "application/json": {
@@ -7652,13 +7990,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: DRAFT only. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the invoice’s customer.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7695,7 +8049,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -7761,13 +8115,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: DRAFT only. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `FINALIZATION_FAILED`: The draft cannot be issued; `context.reasons` lists `{code, message}` for each (docs/invoices.md). InvoiceFinalizationFailed is recorded; the invoice stays DRAFT.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "FINALIZATION_FAILED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7804,7 +8170,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -7870,13 +8236,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: OPEN, DUNNING or UNPAID only, and no payment of it under way. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7913,7 +8290,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -7983,13 +8360,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: DRAFT only. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8023,7 +8411,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -8089,15 +8477,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -8127,7 +8506,26 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "IN",
+                 *           "value": [
+                 *             "OPEN",
+                 *             "DUNNING"
+                 *           ]
+                 *         },
+                 *         "customer_id": {
+                 *           "operator": "EQ",
+                 *           "value": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -8266,15 +8664,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -8306,7 +8695,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription_id": "subs_01example"
+                 *       "subscription_id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq",
+                 *       "subscription_update": {
+                 *         "line_items": {
+                 *           "update": [
+                 *             {
+                 *               "id": "slit_01jdv3y9r2t5x9b3e6h0m4q8rs",
+                 *               "quantity": 8
+                 *             }
+                 *           ]
+                 *         },
+                 *         "proration_credit": "CUSTOMER_BALANCE"
+                 *       },
+                 *       "proration_date": "2026-12-01T00:00:00.000000Z"
                  *     }
                  */
                 "application/json": {
@@ -8450,13 +8851,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `TRIAL_NOT_ACTIVE`: `end_trial` for a subscription that is not TRIALING; `context.status`.
+             *     - `CANCELLATION_SCHEDULED`: `end_trial` while a cancellation is scheduled; remove it first. `context.cancel_at`.
+             *     - `LINE_ITEM_NOT_FOUND`: `line_items.update[].id` or `line_items.remove[]` is not a line of the subscription, or a line is both updated and removed; `context.field`, `context.id`.
+             *     - `TOO_MANY_LINE_ITEMS`: The change would leave more than 20 line items; `context.max`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
+             *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8493,8 +8917,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example",
-                 *       "payment_instrument_id": "pi_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh"
                  *     }
                  */
                 "application/json": {
@@ -8562,13 +8986,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not OPEN, DUNNING or UNPAID; `context.status`, `context.allowed_statuses`. docs/invoice-payments.md.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: Unknown instrument, another customer’s, or in a channel the key cannot reach; `context.payment_instrument_id`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.status`.
+             *     - `INVOICE_OVERDUE`: A SEND_INVOICE invoice more than 30 days past `due_at`; `context.due_at`, `context.payable_until`.
+             *     - `OPEN_PAYMENT_LIMIT_REACHED`: A charge of the invoice is already under way (another pay or a collection attempt); `context.invoice_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "INVOICE_OVERDUE" | "OPEN_PAYMENT_LIMIT_REACHED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8605,7 +9044,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "amount": 1250,
+                 *       "reason": "Shipping was late; express fee returned."
                  *     }
                  */
                 "application/json": {
@@ -8674,13 +9115,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not PAID, or has no captured payment; `context.status`.
+             *     - `REFUND_EXCEEDS_PAYMENT`: `amount` (default: the rest) is more than is left to refund, or nothing is; `context.amount`, `context.refundable`, `context.payment_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "REFUND_EXCEEDS_PAYMENT" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8712,7 +9165,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "invoice_id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "lines": [
+                 *         {
+                 *           "line_item_id": "ili_01jdv3w3m6p9s3w7a0d4g8k2mn",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "reason": "PRODUCT_UNSATISFACTORY",
+                 *       "memo": "One of three licences was never activated."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     invoice_id: string;
@@ -8796,13 +9261,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not OPEN, DUNNING, UNPAID or PAID (`context.status`, `context.allowed_statuses`), or a charge of it is under way (`context.payment_in_progress`). docs/credit-notes.md.
+             *     - `INVOICE_LINE_ITEM_NOT_FOUND`: A `lines[].line_item_id` is not a line of the invoice; `context.field`, `context.line_item_id`.
+             *     - `CREDIT_NOTE_EXCEEDS_LINE`: A line credit asks more units or more amount than earlier notes left of the line; `context.field`, `context.line_item_id`, `context.remaining_quantity`, `context.remaining_amount`.
+             *     - `CREDIT_NOTE_EXCEEDS_INVOICE`: The note comes to more than the invoice still owes plus what was paid and not yet given back; `context.total_amount`, `context.creditable_amount`, `context.amount_due`, `context.post_payment_creditable`.
+             *     - `CREDIT_NOTE_SPLIT_MISMATCH`: `refund_amount` + `balance_credit_amount` + `out_of_band_amount` differ from the part of the note that covers money already paid; `context.pre_payment_amount`, `context.post_payment_amount` and the three amounts.
+             *     - `CREDIT_NOTE_EMPTY`: The lines named come to 0.
+             *     - `REFUND_EXCEEDS_PAYMENT`: `refund_amount` is more than is left to refund of the captured payment, or the invoice has none; `context.refund_amount`, `context.refundable`, `context.payment_id`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "INVOICE_LINE_ITEM_NOT_FOUND" | "CREDIT_NOTE_EXCEEDS_LINE" | "CREDIT_NOTE_EXCEEDS_INVOICE" | "CREDIT_NOTE_SPLIT_MISMATCH" | "CREDIT_NOTE_EMPTY" | "REFUND_EXCEEDS_PAYMENT";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8837,7 +9318,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "invoice_id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "lines": [
+                 *         {
+                 *           "line_item_id": "ili_01jdv3w3m6p9s3w7a0d4g8k2mn",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "reason": "PRODUCT_UNSATISFACTORY",
+                 *       "memo": "One of three licences was never activated."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     invoice_id: string;
@@ -8921,13 +9414,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not OPEN, DUNNING, UNPAID or PAID (`context.status`, `context.allowed_statuses`), or a charge of it is under way (`context.payment_in_progress`). docs/credit-notes.md.
+             *     - `INVOICE_LINE_ITEM_NOT_FOUND`: A `lines[].line_item_id` is not a line of the invoice; `context.field`, `context.line_item_id`.
+             *     - `CREDIT_NOTE_EXCEEDS_LINE`: A line credit asks more units or more amount than earlier notes left of the line; `context.field`, `context.line_item_id`, `context.remaining_quantity`, `context.remaining_amount`.
+             *     - `CREDIT_NOTE_EXCEEDS_INVOICE`: The note comes to more than the invoice still owes plus what was paid and not yet given back; `context.total_amount`, `context.creditable_amount`, `context.amount_due`, `context.post_payment_creditable`.
+             *     - `CREDIT_NOTE_SPLIT_MISMATCH`: `refund_amount` + `balance_credit_amount` + `out_of_band_amount` differ from the part of the note that covers money already paid; `context.pre_payment_amount`, `context.post_payment_amount` and the three amounts.
+             *     - `CREDIT_NOTE_EMPTY`: The lines named come to 0.
+             *     - `REFUND_EXCEEDS_PAYMENT`: `refund_amount` is more than is left to refund of the captured payment, or the invoice has none; `context.refund_amount`, `context.refundable`, `context.payment_id`.
+             *     - `BALANCE_OUT_OF_RANGE`: `balance_credit_amount` would move the customer’s balance outside the 32-bit integer range; nothing is written.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "INVOICE_LINE_ITEM_NOT_FOUND" | "CREDIT_NOTE_EXCEEDS_LINE" | "CREDIT_NOTE_EXCEEDS_INVOICE" | "CREDIT_NOTE_SPLIT_MISMATCH" | "CREDIT_NOTE_EMPTY" | "REFUND_EXCEEDS_PAYMENT" | "BALANCE_OUT_OF_RANGE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8961,7 +9472,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cn_01example"
+                 *       "id": "cn_01jdv3zct5w8a2e5h9k3p7s1tv"
                  *     }
                  */
                 "application/json": {
@@ -9027,15 +9538,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -9065,7 +9567,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -9183,15 +9691,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -9226,7 +9725,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cn_01example"
+                 *       "id": "cn_01jdv3zct5w8a2e5h9k3p7s1tv"
                  *     }
                  */
                 "application/json": {
@@ -9292,13 +9791,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The note is already VOIDED; `context.status`, `context.allowed_statuses`.
+             *     - `CREDIT_NOTE_NOT_VOIDABLE`: Its money movement cannot be undone; `context.reason`: `REFUNDED` (a refund is never undone), `BALANCE_SPENT` (the customer’s balance no longer holds its credit; `context.balance`), `INVOICE_SETTLED` (it lowered `amount_due` of an invoice now PAID or VOIDED, or being charged), `AUTOMATIC` (it documents a proration credit the platform made; `context.origin`).
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "CREDIT_NOTE_NOT_VOIDABLE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -9335,13 +9846,27 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh",
+                 *       "collection_method": "CHARGE_AUTOMATICALLY",
                  *       "line_items": [
                  *         {
-                 *           "product_price_id": "example",
-                 *           "quantity": 1
+                 *           "product_price_id": "0193719c-5a3b-7c21-8d4e-6a7b8c9d0e12",
+                 *           "quantity": 5,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
                  *         }
-                 *       ]
+                 *       ],
+                 *       "trial": {
+                 *         "type": "FREE",
+                 *         "end_at": "2027-01-01T00:00:00.000000Z"
+                 *       },
+                 *       "merchant_reference": "CONTRACT-2026-0193",
+                 *       "metadata": {
+                 *         "sales_rep": "j.weber"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -9494,13 +10019,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CUSTOMER_NOT_FOUND`: `customer_id` names no customer the key can see (or none in `channel_id`); `context.customer_id`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
+             *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_REQUIRED`: CHARGE_AUTOMATICALLY (asked for, or for a PAID trial) with no `payment_instrument_id` and no default instrument on the customer; `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PAYMENT_INSTRUMENT_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -9534,7 +10080,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq"
                  *     }
                  */
                 "application/json": {
@@ -9600,15 +10146,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -9638,7 +10175,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -9771,15 +10314,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -9814,7 +10348,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq",
+                 *       "mode": "PERIOD_END",
+                 *       "reason": "CANCELLATION_REQUESTED",
+                 *       "comment": "Customer is moving to an annual contract."
                  *     }
                  */
                 "application/json": {
@@ -9891,13 +10428,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `CANCELLATION_ALREADY_SCHEDULED`: A PERIOD_END cancellation is already scheduled; `context.cancel_at`.
+             *     - `NO_PERIOD_END`: PERIOD_END in an open-ended trial, which has no period end; cancel IMMEDIATELY or end the trial first.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "CANCELLATION_ALREADY_SCHEDULED" | "NO_PERIOD_END" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -9934,7 +10484,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq"
                  *     }
                  */
                 "application/json": {
@@ -10000,13 +10550,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `CANCELLATION_NOT_SCHEDULED`: No PERIOD_END cancellation is scheduled (none, or it was immediate); `context.status`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "CANCELLATION_NOT_SCHEDULED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10043,7 +10605,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq",
+                 *       "line_items": {
+                 *         "update": [
+                 *           {
+                 *             "id": "slit_01jdv3y9r2t5x9b3e6h0m4q8rs",
+                 *             "quantity": 8
+                 *           }
+                 *         ]
+                 *       },
+                 *       "proration_credit": "CUSTOMER_BALANCE"
                  *     }
                  */
                 "application/json": {
@@ -10173,13 +10744,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `TRIAL_NOT_ACTIVE`: `end_trial` for a subscription that is not TRIALING; `context.status`.
+             *     - `CANCELLATION_SCHEDULED`: `end_trial` while a cancellation is scheduled; remove it first. `context.cancel_at`.
+             *     - `LINE_ITEM_NOT_FOUND`: `line_items.update[].id` or `line_items.remove[]` is not a line of the subscription, or a line is both updated and removed; `context.field`, `context.id`.
+             *     - `TOO_MANY_LINE_ITEMS`: The change would leave more than 20 line items; `context.max`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
+             *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10216,7 +10811,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://example.com/webhooks"
+                 *       "url": "https://shop.example.com/billing/webhooks",
+                 *       "description": "Order fulfilment",
+                 *       "event_types": [
+                 *         "INVOICE_PAID",
+                 *         "INVOICE_VOIDED"
+                 *       ],
+                 *       "channel_id": "chn_01jdv3q8m2k7r4t9w6x5y0z1ab"
                  *     }
                  */
                 "application/json": {
@@ -10318,13 +10919,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ENDPOINT_ALREADY_EXISTS`: A live endpoint of the account already has this `url`.
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` is not a channel of the caller’s account; `context.channel_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ENDPOINT_ALREADY_EXISTS" | "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10356,7 +10969,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         status?: {
@@ -10465,15 +11084,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -10505,7 +11115,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "whep_01example"
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2"
                  *     }
                  */
                 "application/json": {
@@ -10569,15 +11179,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -10610,7 +11211,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2",
+                 *       "status": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `whep_`. */
                     id: string;
@@ -10686,13 +11292,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ENDPOINT_ALREADY_EXISTS`: A live endpoint of the account already has this `url`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ENDPOINT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10729,7 +11346,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "whep_01example"
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2"
                  *     }
                  */
                 "application/json": {
@@ -10797,13 +11414,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10840,8 +11467,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "whep_01example",
-                 *       "rotation_period": 0
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2",
+                 *       "rotation_period": 86400
                  *     }
                  */
                 "application/json": {
@@ -10937,13 +11564,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10975,7 +11612,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "endpoint_id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2",
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "EQ",
+                 *           "value": "FAILED"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Deliveries to this endpoint. */
                     endpoint_id?: string;
@@ -11063,15 +11713,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -11106,7 +11747,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "event_id": "evt_01example"
+                 *       "event_id": "evt_01jdv43nd7g0k3p7s1w5a9d3c4",
+                 *       "endpoint_id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2"
                  *     }
                  */
                 "application/json": {
@@ -11175,13 +11817,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ENDPOINT_NOT_ACTIVE`: The `endpoint_id` named is not ACTIVE; patch it to ACTIVE first. `context.status`.
+             *     - `EVENT_OUTSIDE_ENDPOINT_CHANNEL`: The `endpoint_id` named receives events of another channel only.
+             *     - `DELIVERY_IN_PROGRESS`: Every delivery of the event to the endpoints asked is still PENDING; its attempts continue on their schedule.
+             *     - `NOTHING_TO_REDELIVER`: Without `endpoint_id`: no ACTIVE endpoint has a delivery of the event; name one.
+             *     - `REDELIVERY_NOT_STARTED`: Another redelivery claimed the same instant and this round could not start; retry (docs/webhooks.md).
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ENDPOINT_NOT_ACTIVE" | "EVENT_OUTSIDE_ENDPOINT_CHANNEL" | "DELIVERY_IN_PROGRESS" | "NOTHING_TO_REDELIVER" | "REDELIVERY_NOT_STARTED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11219,8 +11876,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "report_type": "INVOICES",
-                 *       "date_from": "2026-01-01",
-                 *       "date_to": "2026-01-01"
+                 *       "date_from": "2026-10-01",
+                 *       "date_to": "2026-10-31"
                  *     }
                  */
                 "application/json": {
@@ -11290,13 +11947,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` is not a channel of the caller’s account; `context.channel_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11330,7 +11998,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rprt_01example"
+                 *       "id": "rprt_01jdv44qf0j3n6r0v4z8c2f6d5"
                  *     }
                  */
                 "application/json": {
@@ -11396,13 +12064,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The report is still PROCESSING, or FAILED or EXPIRED; `context.status`. docs/reports.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11434,7 +12112,19 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "EQ",
+                 *           "value": "SUCCEEDED"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Only reports of this one channel. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -11546,15 +12236,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -11586,7 +12267,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "sttl_01example"
+                 *       "id": "sttl_01jdv45sh3m6q9t3y7b1e5h9e6"
                  *     }
                  */
                 "application/json": {
@@ -11650,15 +12331,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -11688,7 +12360,23 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "legal_entity_id": {
+                 *           "operator": "EQ",
+                 *           "value": "le_01jdv46vk6p9s2w6a0d4h8k2f7"
+                 *         },
+                 *         "currency": {
+                 *           "operator": "EQ",
+                 *           "value": "EUR"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 12
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         /** @description With IN, an array or one comma-separated string. */
@@ -11827,15 +12515,6 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
