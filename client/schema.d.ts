@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Requires an account-level key. A key can grant only permissions it holds itself. 422 CHANNEL_NOT_FOUND when a channel is not the account’s.
+         * @description Requires an account-level key. A key can grant only permissions it holds itself.
          */
         post: operations["api-keys-create"];
         delete?: never;
@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated. 422: INVALID_DEFAULT_PAYMENT_INSTRUMENT, INVALID_TAX_REGISTRATION_VALIDATION_SOURCE, CHANNEL_NOT_FOUND.
+         * @description INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated.
          */
         post: operations["customers-create"];
         delete?: never;
@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Update a customer
-         * @description Changes only the fields sent; null clears a field. Also answers at /v2/customers/patch. Emits CustomerUpdated when something changed. 422: INVALID_DEFAULT_PAYMENT_INSTRUMENT, INVALID_TAX_REGISTRATION_VALIDATION_SOURCE, INVALID_TAX_REGISTRATION_VALIDATION_UPDATE.
+         * @description Changes only the fields sent; null clears a field. Also answers at /v2/customers/patch. Emits CustomerUpdated when something changed.
          */
         post: operations["customers-update"];
         delete?: never;
@@ -189,7 +189,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust a customer balance
-         * @description Extension (docs/customer-balance.md): appends a merchant ADJUSTMENT to the customer’s ledger in `currency`. Negative `amount` gives the customer credit, which their next invoices in that currency use at finalization; positive records a debit added to their next invoice. 404 for a customer outside the key’s channels. 422: BALANCE_OUT_OF_RANGE.
+         * @description Extension (docs/customer-balance.md): appends a merchant ADJUSTMENT to the customer’s ledger in `currency`. Negative `amount` gives the customer credit, which their next invoices in that currency use at finalization; positive records a debit added to their next invoice. 404 for a customer outside the key’s channels.
          */
         post: operations["customer-balance-transactions-create"];
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
         put?: never;
         /**
          * Save a card for a customer (sandbox tokenization)
-         * @description Validates the number (Luhn), refuses an expired card with 422 CARD_EXPIRED, keeps brand, last four digits, expiry and a keyed fingerprint, never the number. The instrument expires by itself at the end of its expiry month. Emits PaymentInstrumentCreated.
+         * @description Validates the number (Luhn), refuses an expired card, keeps brand, last four digits, expiry and a keyed fingerprint, never the number. The instrument expires by itself at the end of its expiry month. Emits PaymentInstrumentCreated.
          */
         post: operations["payment-instruments-tokenize"];
         delete?: never;
@@ -283,7 +283,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a payment instrument
-         * @description ACTIVE → REVOKED, for good: it can never be charged again. Other statuses: 422 INCOMPATIBLE_STATUS. Emits PaymentInstrumentRevoked.
+         * @description ACTIVE → REVOKED, for good: it can never be charged again. Emits PaymentInstrumentRevoked.
          */
         post: operations["payment-instruments-revoke"];
         delete?: never;
@@ -357,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Create a routing configuration
-         * @description One per channel, plus one account-wide (no `channel_id`, account-level key). 422 ROUTING_CONFIG_ALREADY_EXISTS, CHANNEL_NOT_FOUND.
+         * @description One per channel, plus one account-wide (no `channel_id`, account-level key).
          */
         post: operations["routing-configs-create"];
         delete?: never;
@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a draft version
-         * @description Payments route by it from the commit on; the version published before becomes ARCHIVED. Emits ROUTING_CONFIG_VERSION_PUBLISHED. 422 INCOMPATIBLE_STATUS unless the version is a DRAFT.
+         * @description Payments route by it from the commit on; the version published before becomes ARCHIVED. Emits ROUTING_CONFIG_VERSION_PUBLISHED. Only a DRAFT version is published.
          */
         post: operations["routing-configs-publish-version"];
         delete?: never;
@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Create an antifraud list
-         * @description A list matches payments on one field and either allows or blocks them. 422 INCOMPATIBLE_STATUS when antifraud is disabled.
+         * @description A list matches payments on one field and either allows or blocks them.
          */
         post: operations["antifraud-lists-create"];
         delete?: never;
@@ -437,7 +437,7 @@ export interface paths {
         put?: never;
         /**
          * Rename an antifraud list or change its action
-         * @description Only `name` and `action` may change; `field` is fixed. A new action applies to the next screened payment. 422 INCOMPATIBLE_STATUS when antifraud is disabled.
+         * @description Only `name` and `action` may change; `field` is fixed. A new action applies to the next screened payment.
          */
         post: operations["antifraud-lists-update"];
         delete?: never;
@@ -455,10 +455,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * List antifraud lists, newest first
-         * @description 422 INCOMPATIBLE_STATUS when antifraud is disabled for the account.
-         */
+        /** List antifraud lists, newest first */
         post: operations["antifraud-lists-list"];
         delete?: never;
         options?: never;
@@ -492,10 +489,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Add an item to an antifraud list
-         * @description 422 ITEM_ALREADY_EXISTS when an unexpired item of the list holds the same normalised value; 422 INCOMPATIBLE_STATUS when antifraud is disabled.
-         */
+        /** Add an item to an antifraud list */
         post: operations["antifraud-lists-create-item"];
         delete?: never;
         options?: never;
@@ -534,7 +528,7 @@ export interface paths {
         put?: never;
         /**
          * List antifraud list items, newest first
-         * @description 404 when `list_id` names no list of the account; 422 INCOMPATIBLE_STATUS when antifraud is disabled.
+         * @description 404 when `list_id` names no list of the account.
          */
         post: operations["antifraud-lists-list-item"];
         delete?: never;
@@ -608,7 +602,7 @@ export interface paths {
         put?: never;
         /**
          * Create a price of a product
-         * @description Prices are immutable: create a new one to change an amount. 422 PRODUCT_NOT_FOUND.
+         * @description Prices are immutable: create a new one to change an amount.
          */
         post: operations["product-prices-create"];
         delete?: never;
@@ -662,7 +656,7 @@ export interface paths {
         put?: never;
         /**
          * Create a coupon
-         * @description A PERCENTAGE or AMOUNT discount that invoices name by id or code. Coupons are immutable. 422 COUPON_CODE_ALREADY_EXISTS.
+         * @description A PERCENTAGE or AMOUNT discount that invoices name by id or code. Coupons are immutable.
          */
         post: operations["coupons-create"];
         delete?: never;
@@ -716,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Create a draft invoice
-         * @description A DRAFT in the customer’s channel, billing reason MANUAL. Emits InvoiceCreated. 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND.
+         * @description A DRAFT in the customer’s channel, billing reason MANUAL. Emits InvoiceCreated.
          */
         post: operations["invoices-create"];
         delete?: never;
@@ -736,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Update a draft invoice
-         * @description DRAFT only (else 422 INCOMPATIBLE_STATUS). Changes only the fields sent and recomputes every amount. Emits InvoiceUpdated when something changed. 422 as for create.
+         * @description DRAFT only. Changes only the fields sent and recomputes every amount. Emits InvoiceUpdated when something changed.
          */
         post: operations["invoices-update"];
         delete?: never;
@@ -756,7 +750,7 @@ export interface paths {
         put?: never;
         /**
          * Finalize a draft invoice
-         * @description DRAFT → OPEN (→ PAID at once when the total is 0). Freezes the customer snapshot. CHARGE_AUTOMATICALLY starts collection. Emits InvoiceFinalized. 422 INCOMPATIBLE_STATUS; 422 FINALIZATION_FAILED with `context.reasons` (InvoiceFinalizationFailed is recorded, the invoice stays DRAFT).
+         * @description DRAFT → OPEN (→ PAID at once when the total is 0). Freezes the customer snapshot. CHARGE_AUTOMATICALLY starts collection. Emits InvoiceFinalized.
          */
         post: operations["invoices-finalize"];
         delete?: never;
@@ -776,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Void an invoice
-         * @description OPEN, DUNNING or UNPAID → VOIDED: nothing is owed any more (amount_due 0) and a running collection stops. Other statuses: 422 INCOMPATIBLE_STATUS. Emits InvoiceVoided.
+         * @description OPEN, DUNNING or UNPAID → VOIDED: nothing is owed any more (amount_due 0) and a running collection stops. Emits InvoiceVoided.
          */
         post: operations["invoices-void"];
         delete?: never;
@@ -796,7 +790,7 @@ export interface paths {
         put?: never;
         /**
          * Delete a draft invoice
-         * @description DRAFT only (else 422 INCOMPATIBLE_STATUS). The invoice is 404 afterwards and left out of lists and reports. Emits InvoiceDeleted (section 6.2 payload).
+         * @description DRAFT only. The invoice is 404 afterwards and left out of lists and reports. Emits InvoiceDeleted (section 6.2 payload).
          */
         post: operations["invoices-delete"];
         delete?: never;
@@ -876,7 +870,7 @@ export interface paths {
         put?: never;
         /**
          * Pay an invoice with a saved payment instrument
-         * @description Charges the amount due of an OPEN, DUNNING or UNPAID invoice through the charge path (antifraud, routing, cascade). Success: PAID, InvoicePaid, and a running dunning ends. A decline is a 200 with `payment.status` DECLINED or FAILED and InvoicePaymentFailed; the invoice keeps its status. 422: INCOMPATIBLE_STATUS, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, INVOICE_OVERDUE, OPEN_PAYMENT_LIMIT_REACHED (docs/invoice-payments.md).
+         * @description Charges the amount due of an OPEN, DUNNING or UNPAID invoice through the charge path (antifraud, routing, cascade). Success: PAID, InvoicePaid, and a running dunning ends. A decline is a 200 with `payment.status` DECLINED or FAILED and InvoicePaymentFailed; the invoice keeps its status. docs/invoice-payments.md.
          */
         post: operations["invoices-pay"];
         delete?: never;
@@ -896,7 +890,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a paid invoice
-         * @description Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. 422: INCOMPATIBLE_STATUS (not PAID, or no captured payment), REFUND_EXCEEDS_PAYMENT (more than is left to refund). docs/invoice-payments.md.
+         * @description Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. docs/invoice-payments.md.
          */
         post: operations["invoices-refund"];
         delete?: never;
@@ -996,7 +990,7 @@ export interface paths {
         put?: never;
         /**
          * Void a credit note
-         * @description Undoes an ISSUED credit note’s money movement and marks it VOIDED; its number stays taken. 422: INCOMPATIBLE_STATUS (already VOIDED), CREDIT_NOTE_NOT_VOIDABLE with context.reason REFUNDED (a refund is never undone), BALANCE_SPENT (the balance no longer holds its credit), INVOICE_SETTLED (it lowered amount_due of an invoice no longer owed, or one being charged) or AUTOMATIC (a proration credit note). Emits CREDIT_NOTE_VOIDED (opt-in). docs/credit-notes.md.
+         * @description Undoes an ISSUED credit note’s money movement and marks it VOIDED; its number stays taken. Emits CREDIT_NOTE_VOIDED (opt-in). docs/credit-notes.md.
          */
         post: operations["credit-notes-void"];
         delete?: never;
@@ -1016,7 +1010,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription
-         * @description CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way, charged or sent by collection_method). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated). 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, PAYMENT_INSTRUMENT_REQUIRED, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, CUSTOMER_ADDRESS_COUNTRY_REQUIRED (a taxed line for a TAXABLE customer with no address country).
+         * @description CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way, charged or sent by collection_method). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated).
          */
         post: operations["subscriptions-create"];
         delete?: never;
@@ -1076,7 +1070,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a subscription, now or at the end of its period
-         * @description Without mode (or IMMEDIATELY): CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice. 422: INCOMPATIBLE_STATUS, CANCELLATION_ALREADY_SCHEDULED, NO_PERIOD_END.
+         * @description Without mode (or IMMEDIATELY): CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice.
          */
         post: operations["subscriptions-cancel"];
         delete?: never;
@@ -1096,7 +1090,7 @@ export interface paths {
         put?: never;
         /**
          * Remove a scheduled PERIOD_END cancellation
-         * @description cancellation_info is removed and billing goes on; SubscriptionUpdated. 422 CANCELLATION_NOT_SCHEDULED when none is scheduled (or it was immediate).
+         * @description cancellation_info is removed and billing goes on; SubscriptionUpdated.
          */
         post: operations["subscriptions-delete-cancellation"];
         delete?: never;
@@ -1116,7 +1110,7 @@ export interface paths {
         put?: never;
         /**
          * Update a subscription
-         * @description Payment instrument, discounts, description, metadata, merchant_reference, end_trial, and line items added, changed or removed (prorated while ACTIVE per tax treatment: a positive net is invoiced at once, a net credit refunded). SubscriptionUpdated. 422: INCOMPATIBLE_STATUS, TRIAL_NOT_ACTIVE, CANCELLATION_SCHEDULED, LINE_ITEM_NOT_FOUND, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, TOO_MANY_LINE_ITEMS, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, CUSTOMER_ADDRESS_COUNTRY_REQUIRED.
+         * @description Payment instrument, discounts, description, metadata, merchant_reference, end_trial, and line items added, changed or removed (prorated while ACTIVE per tax treatment: a positive net is invoiced at once, a net credit refunded). SubscriptionUpdated.
          */
         post: operations["subscriptions-update"];
         delete?: never;
@@ -1136,7 +1130,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description The endpoint starts INACTIVE: nothing is delivered until webhooks/patch sets status ACTIVE. Returns its signing secret once. 422 ENDPOINT_ALREADY_EXISTS when a live endpoint of the account has this URL.
+         * @description The endpoint starts INACTIVE: nothing is delivered until webhooks/patch sets status ACTIVE. Returns its signing secret once.
          */
         post: operations["webhooks-create"];
         delete?: never;
@@ -1196,7 +1190,7 @@ export interface paths {
         put?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes only the fields given. event_types and status apply to events committed from then on; every attempt reads the endpoint afresh, so a new URL applies to retries of deliveries already under way. 422 ENDPOINT_ALREADY_EXISTS when the new URL is taken.
+         * @description Changes only the fields given. event_types and status apply to events committed from then on; every attempt reads the endpoint afresh, so a new URL applies to retries of deliveries already under way.
          */
         post: operations["webhooks-patch"];
         delete?: never;
@@ -1276,7 +1270,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver an event again
-         * @description Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s. 422 ENDPOINT_NOT_ACTIVE, EVENT_OUTSIDE_ENDPOINT_CHANNEL, DELIVERY_IN_PROGRESS (a delivery of it is still PENDING), NOTHING_TO_REDELIVER, REDELIVERY_NOT_STARTED (retry).
+         * @description Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s.
          */
         post: operations["webhooks-redeliver"];
         delete?: never;
@@ -1296,7 +1290,7 @@ export interface paths {
         put?: never;
         /**
          * Create a report (CSV export)
-         * @description Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), at most 366 days, of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise). 422 CHANNEL_NOT_FOUND when `channel_id` is not the account’s.
+         * @description Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), at most 366 days, of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise).
          */
         post: operations["reports-create"];
         delete?: never;
@@ -1316,7 +1310,7 @@ export interface paths {
         put?: never;
         /**
          * Download a report
-         * @description 303 See Other to a signed link to the CSV, valid 5 minutes (docs/reports.md); ask again for a fresh one. 422 INCOMPATIBLE_STATUS while the report is PROCESSING, or once FAILED or EXPIRED (`context.status`). 403 when the key may not access the report type; 404 for reports beyond the key’s channels.
+         * @description 303 See Other to a signed link to the CSV, valid 5 minutes (docs/reports.md); ask again for a fresh one. 403 when the key may not access the report type; 404 for reports beyond the key’s channels.
          */
         post: operations["reports-download"];
         delete?: never;
