@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Requires an account-level key. A key can grant only permissions it holds itself. 422 CHANNEL_NOT_FOUND when a channel is not the account’s.
+         * @description Requires an account-level key. A key can grant only permissions it holds itself.
          */
         post: operations["api-keys-create"];
         delete?: never;
@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated. 422: INVALID_DEFAULT_PAYMENT_INSTRUMENT, INVALID_TAX_REGISTRATION_VALIDATION_SOURCE, CHANNEL_NOT_FOUND.
+         * @description INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated.
          */
         post: operations["customers-create"];
         delete?: never;
@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Update a customer
-         * @description Changes only the fields sent; null clears a field. Also answers at /v2/customers/patch. Emits CustomerUpdated when something changed. 422: INVALID_DEFAULT_PAYMENT_INSTRUMENT, INVALID_TAX_REGISTRATION_VALIDATION_SOURCE, INVALID_TAX_REGISTRATION_VALIDATION_UPDATE.
+         * @description Changes only the fields sent; null clears a field. Also answers at /v2/customers/patch. Emits CustomerUpdated when something changed.
          */
         post: operations["customers-update"];
         delete?: never;
@@ -189,7 +189,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust a customer balance
-         * @description Extension (docs/customer-balance.md): appends a merchant ADJUSTMENT to the customer’s ledger in `currency`. Negative `amount` gives the customer credit, which their next invoices in that currency use at finalization; positive records a debit added to their next invoice. 404 for a customer outside the key’s channels. 422: BALANCE_OUT_OF_RANGE.
+         * @description Extension (docs/customer-balance.md): appends a merchant ADJUSTMENT to the customer’s ledger in `currency`. Negative `amount` gives the customer credit, which their next invoices in that currency use at finalization; positive records a debit added to their next invoice. 404 for a customer outside the key’s channels.
          */
         post: operations["customer-balance-transactions-create"];
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
         put?: never;
         /**
          * Save a card for a customer (sandbox tokenization)
-         * @description Validates the number (Luhn), refuses an expired card with 422 CARD_EXPIRED, keeps brand, last four digits, expiry and a keyed fingerprint, never the number. The instrument expires by itself at the end of its expiry month. Emits PaymentInstrumentCreated.
+         * @description Validates the number (Luhn), refuses an expired card, keeps brand, last four digits, expiry and a keyed fingerprint, never the number. The instrument expires by itself at the end of its expiry month. Emits PaymentInstrumentCreated.
          */
         post: operations["payment-instruments-tokenize"];
         delete?: never;
@@ -283,7 +283,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a payment instrument
-         * @description ACTIVE → REVOKED, for good: it can never be charged again. Other statuses: 422 INCOMPATIBLE_STATUS. Emits PaymentInstrumentRevoked.
+         * @description ACTIVE → REVOKED, for good: it can never be charged again. Emits PaymentInstrumentRevoked.
          */
         post: operations["payment-instruments-revoke"];
         delete?: never;
@@ -357,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Create a routing configuration
-         * @description One per channel, plus one account-wide (no `channel_id`, account-level key). 422 ROUTING_CONFIG_ALREADY_EXISTS, CHANNEL_NOT_FOUND.
+         * @description One per channel, plus one account-wide (no `channel_id`, account-level key).
          */
         post: operations["routing-configs-create"];
         delete?: never;
@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a draft version
-         * @description Payments route by it from the commit on; the version published before becomes ARCHIVED. Emits ROUTING_CONFIG_VERSION_PUBLISHED. 422 INCOMPATIBLE_STATUS unless the version is a DRAFT.
+         * @description Payments route by it from the commit on; the version published before becomes ARCHIVED. Emits ROUTING_CONFIG_VERSION_PUBLISHED. Only a DRAFT version is published.
          */
         post: operations["routing-configs-publish-version"];
         delete?: never;
@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Create an antifraud list
-         * @description A list matches payments on one field and either allows or blocks them. 422 INCOMPATIBLE_STATUS when antifraud is disabled.
+         * @description A list matches payments on one field and either allows or blocks them.
          */
         post: operations["antifraud-lists-create"];
         delete?: never;
@@ -437,7 +437,7 @@ export interface paths {
         put?: never;
         /**
          * Rename an antifraud list or change its action
-         * @description Only `name` and `action` may change; `field` is fixed. A new action applies to the next screened payment. 422 INCOMPATIBLE_STATUS when antifraud is disabled.
+         * @description Only `name` and `action` may change; `field` is fixed. A new action applies to the next screened payment.
          */
         post: operations["antifraud-lists-update"];
         delete?: never;
@@ -455,10 +455,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * List antifraud lists, newest first
-         * @description 422 INCOMPATIBLE_STATUS when antifraud is disabled for the account.
-         */
+        /** List antifraud lists, newest first */
         post: operations["antifraud-lists-list"];
         delete?: never;
         options?: never;
@@ -492,10 +489,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Add an item to an antifraud list
-         * @description 422 ITEM_ALREADY_EXISTS when an unexpired item of the list holds the same normalised value; 422 INCOMPATIBLE_STATUS when antifraud is disabled.
-         */
+        /** Add an item to an antifraud list */
         post: operations["antifraud-lists-create-item"];
         delete?: never;
         options?: never;
@@ -534,7 +528,7 @@ export interface paths {
         put?: never;
         /**
          * List antifraud list items, newest first
-         * @description 404 when `list_id` names no list of the account; 422 INCOMPATIBLE_STATUS when antifraud is disabled.
+         * @description 404 when `list_id` names no list of the account.
          */
         post: operations["antifraud-lists-list-item"];
         delete?: never;
@@ -608,7 +602,7 @@ export interface paths {
         put?: never;
         /**
          * Create a price of a product
-         * @description Prices are immutable: create a new one to change an amount. 422 PRODUCT_NOT_FOUND.
+         * @description Prices are immutable: create a new one to change an amount.
          */
         post: operations["product-prices-create"];
         delete?: never;
@@ -662,7 +656,7 @@ export interface paths {
         put?: never;
         /**
          * Create a coupon
-         * @description A PERCENTAGE or AMOUNT discount that invoices name by id or code. Coupons are immutable. 422 COUPON_CODE_ALREADY_EXISTS.
+         * @description A PERCENTAGE or AMOUNT discount that invoices name by id or code. Coupons are immutable.
          */
         post: operations["coupons-create"];
         delete?: never;
@@ -716,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Create a draft invoice
-         * @description A DRAFT in the customer’s channel, billing reason MANUAL. Emits InvoiceCreated. 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND.
+         * @description A DRAFT in the customer’s channel, billing reason MANUAL. Emits InvoiceCreated.
          */
         post: operations["invoices-create"];
         delete?: never;
@@ -736,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Update a draft invoice
-         * @description DRAFT only (else 422 INCOMPATIBLE_STATUS). Changes only the fields sent and recomputes every amount. Emits InvoiceUpdated when something changed. 422 as for create.
+         * @description DRAFT only. Changes only the fields sent and recomputes every amount. Emits InvoiceUpdated when something changed.
          */
         post: operations["invoices-update"];
         delete?: never;
@@ -756,7 +750,7 @@ export interface paths {
         put?: never;
         /**
          * Finalize a draft invoice
-         * @description DRAFT → OPEN (→ PAID at once when the total is 0). Freezes the customer snapshot. CHARGE_AUTOMATICALLY starts collection. Emits InvoiceFinalized. 422 INCOMPATIBLE_STATUS; 422 FINALIZATION_FAILED with `context.reasons` (InvoiceFinalizationFailed is recorded, the invoice stays DRAFT).
+         * @description DRAFT → OPEN (→ PAID at once when the total is 0). Freezes the customer snapshot. CHARGE_AUTOMATICALLY starts collection. Emits InvoiceFinalized.
          */
         post: operations["invoices-finalize"];
         delete?: never;
@@ -776,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Void an invoice
-         * @description OPEN, DUNNING or UNPAID → VOIDED: nothing is owed any more (amount_due 0) and a running collection stops. Other statuses: 422 INCOMPATIBLE_STATUS. Emits InvoiceVoided.
+         * @description OPEN, DUNNING or UNPAID → VOIDED: nothing is owed any more (amount_due 0) and a running collection stops. Emits InvoiceVoided.
          */
         post: operations["invoices-void"];
         delete?: never;
@@ -796,7 +790,7 @@ export interface paths {
         put?: never;
         /**
          * Delete a draft invoice
-         * @description DRAFT only (else 422 INCOMPATIBLE_STATUS). The invoice is 404 afterwards and left out of lists and reports. Emits InvoiceDeleted (section 6.2 payload).
+         * @description DRAFT only. The invoice is 404 afterwards and left out of lists and reports. Emits InvoiceDeleted (section 6.2 payload).
          */
         post: operations["invoices-delete"];
         delete?: never;
@@ -876,7 +870,7 @@ export interface paths {
         put?: never;
         /**
          * Pay an invoice with a saved payment instrument
-         * @description Charges the amount due of an OPEN, DUNNING or UNPAID invoice through the charge path (antifraud, routing, cascade). Success: PAID, InvoicePaid, and a running dunning ends. A decline is a 200 with `payment.status` DECLINED or FAILED and InvoicePaymentFailed; the invoice keeps its status. 422: INCOMPATIBLE_STATUS, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, INVOICE_OVERDUE, OPEN_PAYMENT_LIMIT_REACHED (docs/invoice-payments.md).
+         * @description Charges the amount due of an OPEN, DUNNING or UNPAID invoice through the charge path (antifraud, routing, cascade). Success: PAID, InvoicePaid, and a running dunning ends. A decline is a 200 with `payment.status` DECLINED or FAILED and InvoicePaymentFailed; the invoice keeps its status. docs/invoice-payments.md.
          */
         post: operations["invoices-pay"];
         delete?: never;
@@ -896,7 +890,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a paid invoice
-         * @description Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. 422: INCOMPATIBLE_STATUS (not PAID, or no captured payment), REFUND_EXCEEDS_PAYMENT (more than is left to refund). docs/invoice-payments.md.
+         * @description Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. docs/invoice-payments.md.
          */
         post: operations["invoices-refund"];
         delete?: never;
@@ -996,7 +990,7 @@ export interface paths {
         put?: never;
         /**
          * Void a credit note
-         * @description Undoes an ISSUED credit note’s money movement and marks it VOIDED; its number stays taken. 422: INCOMPATIBLE_STATUS (already VOIDED), CREDIT_NOTE_NOT_VOIDABLE with context.reason REFUNDED (a refund is never undone), BALANCE_SPENT (the balance no longer holds its credit), INVOICE_SETTLED (it lowered amount_due of an invoice no longer owed, or one being charged) or AUTOMATIC (a proration credit note). Emits CREDIT_NOTE_VOIDED (opt-in). docs/credit-notes.md.
+         * @description Undoes an ISSUED credit note’s money movement and marks it VOIDED; its number stays taken. Emits CREDIT_NOTE_VOIDED (opt-in). docs/credit-notes.md.
          */
         post: operations["credit-notes-void"];
         delete?: never;
@@ -1016,7 +1010,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription
-         * @description CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way, charged or sent by collection_method). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated). 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, PAYMENT_INSTRUMENT_REQUIRED, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, CUSTOMER_ADDRESS_COUNTRY_REQUIRED (a taxed line for a TAXABLE customer with no address country).
+         * @description CREATED until starts_at, else TRIALING (FREE trial) or PENDING (first invoice under way, charged or sent by collection_method). In the customer’s channel. Emits SubscriptionCreated (+ SubscriptionTrialActivated).
          */
         post: operations["subscriptions-create"];
         delete?: never;
@@ -1096,7 +1090,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a subscription, now or at the end of its period
-         * @description Without mode (or IMMEDIATELY): CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice. 422: INCOMPATIBLE_STATUS, CANCELLATION_ALREADY_SCHEDULED, NO_PERIOD_END.
+         * @description Without mode (or IMMEDIATELY): CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice.
          */
         post: operations["subscriptions-cancel"];
         delete?: never;
@@ -1116,7 +1110,7 @@ export interface paths {
         put?: never;
         /**
          * Remove a scheduled PERIOD_END cancellation
-         * @description cancellation_info is removed and billing goes on; SubscriptionUpdated. 422 CANCELLATION_NOT_SCHEDULED when none is scheduled (or it was immediate).
+         * @description cancellation_info is removed and billing goes on; SubscriptionUpdated.
          */
         post: operations["subscriptions-delete-cancellation"];
         delete?: never;
@@ -1136,7 +1130,7 @@ export interface paths {
         put?: never;
         /**
          * Update a subscription
-         * @description Payment instrument, discounts, description, metadata, merchant_reference, end_trial, and line items added, changed or removed (prorated while ACTIVE per tax treatment: a positive net is invoiced at once, a net credit refunded). SubscriptionUpdated. 422: INCOMPATIBLE_STATUS, TRIAL_NOT_ACTIVE, CANCELLATION_SCHEDULED, LINE_ITEM_NOT_FOUND, RECURRING_LINE_ITEM_REQUIRED, BILLING_PERIOD_MISMATCH, TOO_MANY_LINE_ITEMS, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, CUSTOMER_ADDRESS_COUNTRY_REQUIRED.
+         * @description Payment instrument, discounts, description, metadata, merchant_reference, end_trial, and line items added, changed or removed (prorated while ACTIVE per tax treatment: a positive net is invoiced at once, a net credit refunded). SubscriptionUpdated.
          */
         post: operations["subscriptions-update"];
         delete?: never;
@@ -1156,7 +1150,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description The endpoint starts INACTIVE: nothing is delivered until webhooks/patch sets status ACTIVE. Returns its signing secret once. 422 ENDPOINT_ALREADY_EXISTS when a live endpoint of the account has this URL.
+         * @description The endpoint starts INACTIVE: nothing is delivered until webhooks/patch sets status ACTIVE. Returns its signing secret once.
          */
         post: operations["webhooks-create"];
         delete?: never;
@@ -1216,7 +1210,7 @@ export interface paths {
         put?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes only the fields given. event_types and status apply to events committed from then on; every attempt reads the endpoint afresh, so a new URL applies to retries of deliveries already under way. 422 ENDPOINT_ALREADY_EXISTS when the new URL is taken.
+         * @description Changes only the fields given. event_types and status apply to events committed from then on; every attempt reads the endpoint afresh, so a new URL applies to retries of deliveries already under way.
          */
         post: operations["webhooks-patch"];
         delete?: never;
@@ -1296,7 +1290,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver an event again
-         * @description Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s. 422 ENDPOINT_NOT_ACTIVE, EVENT_OUTSIDE_ENDPOINT_CHANNEL, DELIVERY_IN_PROGRESS (a delivery of it is still PENDING), NOTHING_TO_REDELIVER, REDELIVERY_NOT_STARTED (retry).
+         * @description Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s.
          */
         post: operations["webhooks-redeliver"];
         delete?: never;
@@ -1316,7 +1310,7 @@ export interface paths {
         put?: never;
         /**
          * Create a report (CSV export)
-         * @description Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), at most 366 days, of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise). 422 CHANNEL_NOT_FOUND when `channel_id` is not the account’s.
+         * @description Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), at most 366 days, of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise).
          */
         post: operations["reports-create"];
         delete?: never;
@@ -1336,7 +1330,7 @@ export interface paths {
         put?: never;
         /**
          * Download a report
-         * @description 303 See Other to a signed link to the CSV, valid 5 minutes (docs/reports.md); ask again for a fresh one. 422 INCOMPATIBLE_STATUS while the report is PROCESSING, or once FAILED or EXPIRED (`context.status`). 403 when the key may not access the report type; 404 for reports beyond the key’s channels.
+         * @description 303 See Other to a signed link to the CSV, valid 5 minutes (docs/reports.md); ask again for a fresh one. 403 when the key may not access the report type; 404 for reports beyond the key’s channels.
          */
         post: operations["reports-download"];
         delete?: never;
@@ -2696,9 +2690,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example",
+                 *       "name": "Checkout backend",
+                 *       "description": "Creates invoices and takes payments for the web shop.",
+                 *       "channel_ids": [
+                 *         "chn_01jdv3q8m2k7r4t9w6x5y0z1ab"
+                 *       ],
                  *       "permissions": [
-                 *         "api-keys:create"
+                 *         "customers:create",
+                 *         "customers:get",
+                 *         "invoices:create",
+                 *         "invoices:finalize",
+                 *         "invoices:pay"
                  *       ]
                  *     }
                  */
@@ -2790,13 +2792,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CHANNEL_NOT_FOUND`: A `channel_ids` entry is not a channel of the caller’s account; `context.channel_ids` lists them.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -2828,7 +2841,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         name?: {
@@ -2956,15 +2975,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -2996,7 +3006,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "akey_01example"
+                 *       "id": "akey_01jdv3r1c5n8p2s6v9x3z7b4cd"
                  *     }
                  */
                 "application/json": {
@@ -3060,15 +3070,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -3103,8 +3104,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "akey_01example",
-                 *       "rotation_period": 0
+                 *       "id": "akey_01jdv3r1c5n8p2s6v9x3z7b4cd",
+                 *       "rotation_period": 3600
                  *     }
                  */
                 "application/json": {
@@ -3194,13 +3195,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -3235,7 +3246,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "type": "INDIVIDUAL",
+                 *       "channel_id": "chn_01jdv3q8m2k7r4t9w6x5y0z1ab",
+                 *       "email": "anna.schmidt@example.de",
+                 *       "first_name": "Anna",
+                 *       "last_name": "Schmidt",
+                 *       "phone": "+4915112345678",
+                 *       "merchant_customer_id": "CRM-100482",
+                 *       "address": {
+                 *         "line1": "Torstraße 109",
+                 *         "line2": "3. OG",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10119",
+                 *         "country": "DEU"
+                 *       },
+                 *       "tax": {
+                 *         "taxability": "TAXABLE"
+                 *       },
+                 *       "configuration": {
+                 *         "default_billing_currency": "EUR",
+                 *         "preferred_locales": [
+                 *           "de-DE"
+                 *         ]
+                 *       },
+                 *       "metadata": {
+                 *         "signup_source": "web-shop"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "INDIVIDUAL" | "BUSINESS";
@@ -3392,13 +3432,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` names no channel of the caller’s account; `context.channel_id`.
+             *     - `INVALID_DEFAULT_PAYMENT_INSTRUMENT`: `configuration.default_payment_instrument_id` is not an instrument of this customer, or not ACTIVE (always on create: a new customer has none); docs/customers.md.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_SOURCE`: A tax registration validation set by the merchant has a source other than `MANUAL`; only the platform sets `VIES`. `context.field`, `context.source`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CHANNEL_NOT_FOUND" | "INVALID_DEFAULT_PAYMENT_INSTRUMENT" | "INVALID_TAX_REGISTRATION_VALIDATION_SOURCE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -3432,7 +3485,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cust_01example"
+                 *       "id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef"
                  *     }
                  */
                 "application/json": {
@@ -3498,15 +3551,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -3536,7 +3580,19 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "EQ",
+                 *           "value": "ACTIVE"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -3667,15 +3723,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -3710,7 +3757,21 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cust_01example"
+                 *       "id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "phone": "+4930901820",
+                 *       "address": {
+                 *         "line1": "Friedrichstraße 68",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10117",
+                 *         "country": "DEU"
+                 *       },
+                 *       "configuration": {
+                 *         "default_payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh",
+                 *         "preferred_locales": [
+                 *           "de-DE",
+                 *           "en"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -3856,13 +3917,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INVALID_DEFAULT_PAYMENT_INSTRUMENT`: `configuration.default_payment_instrument_id` is not an instrument of this customer, or not ACTIVE (always on create: a new customer has none); docs/customers.md.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_SOURCE`: A tax registration validation set by the merchant has a source other than `MANUAL`; only the platform sets `VIES`. `context.field`, `context.source`.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_UPDATE`: The request changes a settled validation (source `VIES`, or status `VERIFIED`); leave it out or send it unchanged. `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INVALID_DEFAULT_PAYMENT_INSTRUMENT" | "INVALID_TAX_REGISTRATION_VALIDATION_SOURCE" | "INVALID_TAX_REGISTRATION_VALIDATION_UPDATE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -3899,7 +3973,21 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cust_01example"
+                 *       "id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "phone": "+4930901820",
+                 *       "address": {
+                 *         "line1": "Friedrichstraße 68",
+                 *         "city": "Berlin",
+                 *         "postal_code": "10117",
+                 *         "country": "DEU"
+                 *       },
+                 *       "configuration": {
+                 *         "default_payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh",
+                 *         "preferred_locales": [
+                 *           "de-DE",
+                 *           "en"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4045,13 +4133,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INVALID_DEFAULT_PAYMENT_INSTRUMENT`: `configuration.default_payment_instrument_id` is not an instrument of this customer, or not ACTIVE (always on create: a new customer has none); docs/customers.md.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_SOURCE`: A tax registration validation set by the merchant has a source other than `MANUAL`; only the platform sets `VIES`. `context.field`, `context.source`.
+             *     - `INVALID_TAX_REGISTRATION_VALIDATION_UPDATE`: The request changes a settled validation (source `VIES`, or status `VERIFIED`); leave it out or send it unchanged. `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INVALID_DEFAULT_PAYMENT_INSTRUMENT" | "INVALID_TAX_REGISTRATION_VALIDATION_SOURCE" | "INVALID_TAX_REGISTRATION_VALIDATION_UPDATE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4088,10 +4189,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
-                 *       "currency": "AED",
-                 *       "amount": -2147483647,
-                 *       "description": "example"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "currency": "EUR",
+                 *       "amount": -2500,
+                 *       "description": "Goodwill credit for the delayed March delivery"
                  *     }
                  */
                 "application/json": {
@@ -4166,13 +4267,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `BALANCE_OUT_OF_RANGE`: The adjustment would move the customer’s balance in `currency` outside the 32-bit integer range; the balance is left as it was (docs/customer-balance.md).
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "BALANCE_OUT_OF_RANGE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4206,7 +4318,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4325,15 +4440,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4368,11 +4474,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
                  *       "card": {
-                 *         "number": "example",
-                 *         "exp_month": 1,
-                 *         "exp_year": 2000
+                 *         "number": "4242 4242 4242 4242",
+                 *         "exp_month": 8,
+                 *         "exp_year": 2029,
+                 *         "cardholder_name": "Anna Schmidt"
                  *       }
                  *     }
                  */
@@ -4447,13 +4554,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CARD_EXPIRED`: The card’s expiry month has ended; `context.exp_month`, `context.exp_year`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CARD_EXPIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4487,7 +4605,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "pi_01example"
+                 *       "id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh"
                  *     }
                  */
                 "application/json": {
@@ -4553,15 +4671,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4593,7 +4702,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4689,15 +4801,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4732,7 +4835,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "pi_01example"
+                 *       "id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh"
                  *     }
                  */
                 "application/json": {
@@ -4798,13 +4901,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The instrument is not ACTIVE (already REVOKED or EXPIRED); `context.status`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -4838,7 +4952,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rcfg_01example"
+                 *       "id": "rcfg_01jdv40fw8z1c5g8k2n6s0v4wx"
                  *     }
                  */
                 "application/json": {
@@ -4902,15 +5016,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -4942,7 +5047,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rcv_01example"
+                 *       "id": "rcv_01jdv41hz1b4f7j1n5r9v3y7yz"
                  *     }
                  */
                 "application/json": {
@@ -5006,15 +5111,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -5044,7 +5140,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         channel_id?: {
@@ -5129,15 +5231,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -5172,7 +5265,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example"
+                 *       "name": "Web shop routing",
+                 *       "channel_id": "chn_01jdv3q8m2k7r4t9w6x5y0z1ab"
                  *     }
                  */
                 "application/json": {
@@ -5237,13 +5331,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ROUTING_CONFIG_ALREADY_EXISTS`: The channel (or, without `channel_id`, the account) already has a routing configuration; `context.routing_config_id` names it.
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` is not a channel of the caller’s account; `context.channel_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ROUTING_CONFIG_ALREADY_EXISTS" | "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5280,10 +5386,38 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "routing_config_id": "rcfg_01example",
+                 *       "routing_config_id": "rcfg_01jdv40fw8z1c5g8k2n6s0v4wx",
                  *       "route_tree": {
-                 *         "rules": [],
-                 *         "default_providers": []
+                 *         "rules": [
+                 *           {
+                 *             "name": "euro-small",
+                 *             "match": {
+                 *               "currencies": [
+                 *                 "EUR"
+                 *               ],
+                 *               "amount": {
+                 *                 "min": 0,
+                 *                 "max": 10000
+                 *               },
+                 *               "card_brands": [
+                 *                 "VISA",
+                 *                 "MASTERCARD"
+                 *               ],
+                 *               "customer_countries": [
+                 *                 "DEU",
+                 *                 "FRA"
+                 *               ]
+                 *             },
+                 *             "providers": [
+                 *               "sandbox-beta",
+                 *               "sandbox-alpha"
+                 *             ]
+                 *           }
+                 *         ],
+                 *         "default_providers": [
+                 *           "sandbox-alpha",
+                 *           "sandbox-beta"
+                 *         ]
                  *       }
                  *     }
                  */
@@ -5350,13 +5484,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5393,7 +5537,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rcv_01example"
+                 *       "id": "rcv_01jdv41hz1b4f7j1n5r9v3y7yz"
                  *     }
                  */
                 "application/json": {
@@ -5457,13 +5601,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Only a `DRAFT` version can be published; `context.status` is its current status.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5500,8 +5655,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example",
-                 *       "field": "IP_ADDRESS"
+                 *       "name": "Blocked card holders",
+                 *       "field": "CARDHOLDER",
+                 *       "action": "BLOCK"
                  *     }
                  */
                 "application/json": {
@@ -5575,13 +5731,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5616,7 +5783,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "id": "01JDV47XM9R2V5Z9C3G7K1N5G8",
+                 *       "name": "Blocked card holders (chargebacks)"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A ULID (26 characters, no prefix). */
                     id: string;
@@ -5684,13 +5856,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5722,7 +5905,19 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "field": {
+                 *           "operator": "EQ",
+                 *           "value": "CARDHOLDER"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         /** @description Lists matching on this field. */
@@ -5806,13 +6001,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5846,7 +6051,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "01JDV47XM9R2V5Z9C3G7K1N5G8"
                  *     }
                  */
                 "application/json": {
@@ -5910,13 +6115,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -5953,8 +6168,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "list_id": "example",
-                 *       "field_value": "example"
+                 *       "list_id": "01JDV47XM9R2V5Z9C3G7K1N5G8",
+                 *       "field_value": "John Doe",
+                 *       "expired_at": "2027-06-30T00:00:00.000000Z",
+                 *       "created_by": "risk-team@example.com"
                  *     }
                  */
                 "application/json": {
@@ -6031,13 +6248,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ITEM_ALREADY_EXISTS`: An unexpired item of the list already holds the same normalised value; `context.item_id` names it.
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ITEM_ALREADY_EXISTS" | "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6074,7 +6303,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "01JDV48ZP2T5Y8B2F6J0N4Q8H9"
                  *     }
                  */
                 "application/json": {
@@ -6138,13 +6367,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6176,7 +6416,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "list_id": "01JDV47XM9R2V5Z9C3G7K1N5G8",
+                 *       "filters": {
+                 *         "field_value": {
+                 *           "operator": "CONTAINS",
+                 *           "value": "Doe"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Items of this list only; left out, items of every list. */
                     list_id?: string;
@@ -6280,13 +6533,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6323,7 +6586,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "example"
+                 *       "name": "Pro plan"
                  *     }
                  */
                 "application/json": {
@@ -6387,13 +6650,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6427,7 +6700,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "0193719c-4e2a-7b10-9c3d-5f6a7b8c9d01"
                  *     }
                  */
                 "application/json": {
@@ -6491,15 +6764,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -6529,7 +6793,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         name?: {
@@ -6628,15 +6898,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -6669,7 +6930,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "product_id": "0193719c-4e2a-7b10-9c3d-5f6a7b8c9d01",
+                 *       "currency": "EUR",
+                 *       "amount": 4900,
+                 *       "billing_type": "RECURRING",
+                 *       "billing_period_config": {
+                 *         "value": 1,
+                 *         "unit": "MONTH"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description A UUID (no prefix). */
                     product_id: string;
@@ -6754,13 +7026,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `PRODUCT_NOT_FOUND`: `product_id` is not a product of the account; `context.product_id`. docs/catalogue.md.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PRODUCT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -6794,7 +7077,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "0193719c-5a3b-7c21-8d4e-6a7b8c9d0e12"
                  *     }
                  */
                 "application/json": {
@@ -6858,15 +7141,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -6896,7 +7170,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         product_id?: {
@@ -7015,15 +7295,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -7056,7 +7327,13 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "code": "SPRING-20",
+                 *       "calculation_type": "PERCENTAGE",
+                 *       "calculation_value": 20
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique per account, case-sensitive. */
                     code: string;
@@ -7135,13 +7412,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `COUPON_CODE_ALREADY_EXISTS`: The account has a coupon with this `code`; `context.code`, `context.coupon_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "COUPON_CODE_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7175,7 +7463,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "example"
+                 *       "id": "0193719c-6b4c-7d32-9e5f-7b8c9d0e1f23"
                  *     }
                  */
                 "application/json": {
@@ -7239,15 +7527,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -7277,7 +7556,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         code?: {
@@ -7383,15 +7668,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -7426,8 +7702,36 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
-                 *       "currency": "AED"
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "currency": "EUR",
+                 *       "line_items": [
+                 *         {
+                 *           "product_price_id": "0193719c-5a3b-7c21-8d4e-6a7b8c9d0e12",
+                 *           "quantity": 3,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
+                 *         },
+                 *         {
+                 *           "amount": 1250,
+                 *           "description": "Express shipping",
+                 *           "quantity": 1,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
+                 *         }
+                 *       ],
+                 *       "discounts": [
+                 *         {
+                 *           "coupon_code": "SPRING-20"
+                 *         }
+                 *       ],
+                 *       "due_at": "2026-12-15T00:00:00.000000Z",
+                 *       "notes": "Thank you for your order.",
+                 *       "merchant_reference": "ORD-2026-004817",
+                 *       "collection_method": "SEND_INVOICE"
                  *     }
                  */
                 "application/json": {
@@ -7544,13 +7848,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CUSTOMER_NOT_FOUND`: `customer_id` names no customer the key can see (or none in `channel_id`); `context.customer_id`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the invoice’s customer.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7587,7 +7907,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "line_items": [
+                 *         {
+                 *           "amount": 8900,
+                 *           "description": "Onboarding workshop (2 hours)",
+                 *           "quantity": 1,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
+                 *         }
+                 *       ],
+                 *       "notes": "Workshop on 10 December, Berlin office."
                  *     }
                  */
                 "application/json": {
@@ -7694,13 +8026,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: DRAFT only. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the invoice’s customer.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7737,7 +8085,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -7803,13 +8151,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: DRAFT only. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `FINALIZATION_FAILED`: The draft cannot be issued; `context.reasons` lists `{code, message}` for each (docs/invoices.md). InvoiceFinalizationFailed is recorded; the invoice stays DRAFT.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "FINALIZATION_FAILED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7846,7 +8206,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -7912,13 +8272,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: OPEN, DUNNING or UNPAID only, and no payment of it under way. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -7955,7 +8326,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -8025,13 +8396,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: DRAFT only. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8065,7 +8447,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk"
                  *     }
                  */
                 "application/json": {
@@ -8131,15 +8513,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -8169,7 +8542,26 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "IN",
+                 *           "value": [
+                 *             "OPEN",
+                 *             "DUNNING"
+                 *           ]
+                 *         },
+                 *         "customer_id": {
+                 *           "operator": "EQ",
+                 *           "value": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -8308,15 +8700,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -8348,7 +8731,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription_id": "subs_01example"
+                 *       "subscription_id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq",
+                 *       "subscription_update": {
+                 *         "line_items": {
+                 *           "update": [
+                 *             {
+                 *               "id": "slit_01jdv3y9r2t5x9b3e6h0m4q8rs",
+                 *               "quantity": 8
+                 *             }
+                 *           ]
+                 *         },
+                 *         "proration_credit": "CUSTOMER_BALANCE"
+                 *       },
+                 *       "proration_date": "2026-12-01T00:00:00.000000Z"
                  *     }
                  */
                 "application/json": {
@@ -8492,13 +8887,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `TRIAL_NOT_ACTIVE`: `end_trial` for a subscription that is not TRIALING; `context.status`.
+             *     - `CANCELLATION_SCHEDULED`: `end_trial` while a cancellation is scheduled; remove it first. `context.cancel_at`.
+             *     - `LINE_ITEM_NOT_FOUND`: `line_items.update[].id` or `line_items.remove[]` is not a line of the subscription, or a line is both updated and removed; `context.field`, `context.id`.
+             *     - `TOO_MANY_LINE_ITEMS`: The change would leave more than 20 line items; `context.max`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
+             *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8535,8 +8953,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example",
-                 *       "payment_instrument_id": "pi_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh"
                  *     }
                  */
                 "application/json": {
@@ -8604,13 +9022,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not OPEN, DUNNING or UNPAID; `context.status`, `context.allowed_statuses`. docs/invoice-payments.md.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: Unknown instrument, another customer’s, or in a channel the key cannot reach; `context.payment_instrument_id`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.status`.
+             *     - `INVOICE_OVERDUE`: A SEND_INVOICE invoice more than 30 days past `due_at`; `context.due_at`, `context.payable_until`.
+             *     - `OPEN_PAYMENT_LIMIT_REACHED`: A charge of the invoice is already under way (another pay or a collection attempt); `context.invoice_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "INVOICE_OVERDUE" | "OPEN_PAYMENT_LIMIT_REACHED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8647,7 +9080,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "inv_01example"
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "amount": 1250,
+                 *       "reason": "Shipping was late; express fee returned."
                  *     }
                  */
                 "application/json": {
@@ -8716,13 +9151,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not PAID, or has no captured payment; `context.status`.
+             *     - `REFUND_EXCEEDS_PAYMENT`: `amount` (default: the rest) is more than is left to refund, or nothing is; `context.amount`, `context.refundable`, `context.payment_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "REFUND_EXCEEDS_PAYMENT" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8754,7 +9201,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "invoice_id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "lines": [
+                 *         {
+                 *           "line_item_id": "ili_01jdv3w3m6p9s3w7a0d4g8k2mn",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "reason": "PRODUCT_UNSATISFACTORY",
+                 *       "memo": "One of three licences was never activated."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     invoice_id: string;
@@ -8838,13 +9297,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not OPEN, DUNNING, UNPAID or PAID (`context.status`, `context.allowed_statuses`), or a charge of it is under way (`context.payment_in_progress`). docs/credit-notes.md.
+             *     - `INVOICE_LINE_ITEM_NOT_FOUND`: A `lines[].line_item_id` is not a line of the invoice; `context.field`, `context.line_item_id`.
+             *     - `CREDIT_NOTE_EXCEEDS_LINE`: A line credit asks more units or more amount than earlier notes left of the line; `context.field`, `context.line_item_id`, `context.remaining_quantity`, `context.remaining_amount`.
+             *     - `CREDIT_NOTE_EXCEEDS_INVOICE`: The note comes to more than the invoice still owes plus what was paid and not yet given back; `context.total_amount`, `context.creditable_amount`, `context.amount_due`, `context.post_payment_creditable`.
+             *     - `CREDIT_NOTE_SPLIT_MISMATCH`: `refund_amount` + `balance_credit_amount` + `out_of_band_amount` differ from the part of the note that covers money already paid; `context.pre_payment_amount`, `context.post_payment_amount` and the three amounts.
+             *     - `CREDIT_NOTE_EMPTY`: The lines named come to 0.
+             *     - `REFUND_EXCEEDS_PAYMENT`: `refund_amount` is more than is left to refund of the captured payment, or the invoice has none; `context.refund_amount`, `context.refundable`, `context.payment_id`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "INVOICE_LINE_ITEM_NOT_FOUND" | "CREDIT_NOTE_EXCEEDS_LINE" | "CREDIT_NOTE_EXCEEDS_INVOICE" | "CREDIT_NOTE_SPLIT_MISMATCH" | "CREDIT_NOTE_EMPTY" | "REFUND_EXCEEDS_PAYMENT";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -8879,7 +9354,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "invoice_id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "lines": [
+                 *         {
+                 *           "line_item_id": "ili_01jdv3w3m6p9s3w7a0d4g8k2mn",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "reason": "PRODUCT_UNSATISFACTORY",
+                 *       "memo": "One of three licences was never activated."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     invoice_id: string;
@@ -8963,13 +9450,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The invoice is not OPEN, DUNNING, UNPAID or PAID (`context.status`, `context.allowed_statuses`), or a charge of it is under way (`context.payment_in_progress`). docs/credit-notes.md.
+             *     - `INVOICE_LINE_ITEM_NOT_FOUND`: A `lines[].line_item_id` is not a line of the invoice; `context.field`, `context.line_item_id`.
+             *     - `CREDIT_NOTE_EXCEEDS_LINE`: A line credit asks more units or more amount than earlier notes left of the line; `context.field`, `context.line_item_id`, `context.remaining_quantity`, `context.remaining_amount`.
+             *     - `CREDIT_NOTE_EXCEEDS_INVOICE`: The note comes to more than the invoice still owes plus what was paid and not yet given back; `context.total_amount`, `context.creditable_amount`, `context.amount_due`, `context.post_payment_creditable`.
+             *     - `CREDIT_NOTE_SPLIT_MISMATCH`: `refund_amount` + `balance_credit_amount` + `out_of_band_amount` differ from the part of the note that covers money already paid; `context.pre_payment_amount`, `context.post_payment_amount` and the three amounts.
+             *     - `CREDIT_NOTE_EMPTY`: The lines named come to 0.
+             *     - `REFUND_EXCEEDS_PAYMENT`: `refund_amount` is more than is left to refund of the captured payment, or the invoice has none; `context.refund_amount`, `context.refundable`, `context.payment_id`.
+             *     - `BALANCE_OUT_OF_RANGE`: `balance_credit_amount` would move the customer’s balance outside the 32-bit integer range; nothing is written.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "INVOICE_LINE_ITEM_NOT_FOUND" | "CREDIT_NOTE_EXCEEDS_LINE" | "CREDIT_NOTE_EXCEEDS_INVOICE" | "CREDIT_NOTE_SPLIT_MISMATCH" | "CREDIT_NOTE_EMPTY" | "REFUND_EXCEEDS_PAYMENT" | "BALANCE_OUT_OF_RANGE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -9003,7 +9508,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cn_01example"
+                 *       "id": "cn_01jdv3zct5w8a2e5h9k3p7s1tv"
                  *     }
                  */
                 "application/json": {
@@ -9069,15 +9574,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -9107,7 +9603,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -9225,15 +9727,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -9268,7 +9761,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "cn_01example"
+                 *       "id": "cn_01jdv3zct5w8a2e5h9k3p7s1tv"
                  *     }
                  */
                 "application/json": {
@@ -9334,13 +9827,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The note is already VOIDED; `context.status`, `context.allowed_statuses`.
+             *     - `CREDIT_NOTE_NOT_VOIDABLE`: Its money movement cannot be undone; `context.reason`: `REFUNDED` (a refund is never undone), `BALANCE_SPENT` (the customer’s balance no longer holds its credit; `context.balance`), `INVOICE_SETTLED` (it lowered `amount_due` of an invoice now PAID or VOIDED, or being charged), `AUTOMATIC` (it documents a proration credit the platform made; `context.origin`).
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "CREDIT_NOTE_NOT_VOIDABLE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -9377,13 +9882,27 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer_id": "cust_01example",
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "payment_instrument_id": "pi_01jdv3t7h0k4n7r1v5y9a2c6gh",
+                 *       "collection_method": "CHARGE_AUTOMATICALLY",
                  *       "line_items": [
                  *         {
-                 *           "product_price_id": "example",
-                 *           "quantity": 1
+                 *           "product_price_id": "0193719c-5a3b-7c21-8d4e-6a7b8c9d0e12",
+                 *           "quantity": 5,
+                 *           "tax": {
+                 *             "mode": "EXCLUSIVE",
+                 *             "rate": 19
+                 *           }
                  *         }
-                 *       ]
+                 *       ],
+                 *       "trial": {
+                 *         "type": "FREE",
+                 *         "end_at": "2027-01-01T00:00:00.000000Z"
+                 *       },
+                 *       "merchant_reference": "CONTRACT-2026-0193",
+                 *       "metadata": {
+                 *         "sales_rep": "j.weber"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -9536,13 +10055,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CUSTOMER_NOT_FOUND`: `customer_id` names no customer the key can see (or none in `channel_id`); `context.customer_id`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
+             *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_REQUIRED`: CHARGE_AUTOMATICALLY (asked for, or for a PAID trial) with no `payment_instrument_id` and no default instrument on the customer; `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PAYMENT_INSTRUMENT_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -9576,7 +10116,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq"
                  *     }
                  */
                 "application/json": {
@@ -9642,15 +10182,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -9680,7 +10211,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -9806,15 +10343,6 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9974,7 +10502,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq",
+                 *       "mode": "PERIOD_END",
+                 *       "reason": "CANCELLATION_REQUESTED",
+                 *       "comment": "Customer is moving to an annual contract."
                  *     }
                  */
                 "application/json": {
@@ -10051,13 +10582,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `CANCELLATION_ALREADY_SCHEDULED`: A PERIOD_END cancellation is already scheduled; `context.cancel_at`.
+             *     - `NO_PERIOD_END`: PERIOD_END in an open-ended trial, which has no period end; cancel IMMEDIATELY or end the trial first.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "CANCELLATION_ALREADY_SCHEDULED" | "NO_PERIOD_END" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10094,7 +10638,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq"
                  *     }
                  */
                 "application/json": {
@@ -10160,13 +10704,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `CANCELLATION_NOT_SCHEDULED`: No PERIOD_END cancellation is scheduled (none, or it was immediate); `context.status`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "CANCELLATION_NOT_SCHEDULED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10203,7 +10759,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq",
+                 *       "line_items": {
+                 *         "update": [
+                 *           {
+                 *             "id": "slit_01jdv3y9r2t5x9b3e6h0m4q8rs",
+                 *             "quantity": 8
+                 *           }
+                 *         ]
+                 *       },
+                 *       "proration_credit": "CUSTOMER_BALANCE"
                  *     }
                  */
                 "application/json": {
@@ -10333,13 +10898,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.
+             *     - `TRIAL_NOT_ACTIVE`: `end_trial` for a subscription that is not TRIALING; `context.status`.
+             *     - `CANCELLATION_SCHEDULED`: `end_trial` while a cancellation is scheduled; remove it first. `context.cancel_at`.
+             *     - `LINE_ITEM_NOT_FOUND`: `line_items.update[].id` or `line_items.remove[]` is not a line of the subscription, or a line is both updated and removed; `context.field`, `context.id`.
+             *     - `TOO_MANY_LINE_ITEMS`: The change would leave more than 20 line items; `context.max`.
+             *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
+             *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
+             *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
+             *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
+             *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
+             *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
+             *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10376,7 +10965,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://example.com/webhooks"
+                 *       "url": "https://shop.example.com/billing/webhooks",
+                 *       "description": "Order fulfilment",
+                 *       "event_types": [
+                 *         "INVOICE_PAID",
+                 *         "INVOICE_VOIDED"
+                 *       ],
+                 *       "channel_id": "chn_01jdv3q8m2k7r4t9w6x5y0z1ab"
                  *     }
                  */
                 "application/json": {
@@ -10478,13 +11073,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ENDPOINT_ALREADY_EXISTS`: A live endpoint of the account already has this `url`.
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` is not a channel of the caller’s account; `context.channel_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ENDPOINT_ALREADY_EXISTS" | "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10516,7 +11123,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         status?: {
@@ -10625,15 +11238,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -10665,7 +11269,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "whep_01example"
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2"
                  *     }
                  */
                 "application/json": {
@@ -10729,15 +11333,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -10770,7 +11365,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2",
+                 *       "status": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Identifier with the prefix `whep_`. */
                     id: string;
@@ -10846,13 +11446,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ENDPOINT_ALREADY_EXISTS`: A live endpoint of the account already has this `url`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ENDPOINT_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10889,7 +11500,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "whep_01example"
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2"
                  *     }
                  */
                 "application/json": {
@@ -10957,13 +11568,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11000,8 +11621,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "whep_01example",
-                 *       "rotation_period": 0
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2",
+                 *       "rotation_period": 86400
                  *     }
                  */
                 "application/json": {
@@ -11097,13 +11718,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11135,7 +11766,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example null */
+                /**
+                 * @example {
+                 *       "endpoint_id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2",
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "EQ",
+                 *           "value": "FAILED"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Deliveries to this endpoint. */
                     endpoint_id?: string;
@@ -11223,15 +11867,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -11266,7 +11901,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "event_id": "evt_01example"
+                 *       "event_id": "evt_01jdv43nd7g0k3p7s1w5a9d3c4",
+                 *       "endpoint_id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2"
                  *     }
                  */
                 "application/json": {
@@ -11335,13 +11971,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ENDPOINT_NOT_ACTIVE`: The `endpoint_id` named is not ACTIVE; patch it to ACTIVE first. `context.status`.
+             *     - `EVENT_OUTSIDE_ENDPOINT_CHANNEL`: The `endpoint_id` named receives events of another channel only.
+             *     - `DELIVERY_IN_PROGRESS`: Every delivery of the event to the endpoints asked is still PENDING; its attempts continue on their schedule.
+             *     - `NOTHING_TO_REDELIVER`: Without `endpoint_id`: no ACTIVE endpoint has a delivery of the event; name one.
+             *     - `REDELIVERY_NOT_STARTED`: Another redelivery claimed the same instant and this round could not start; retry (docs/webhooks.md).
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ENDPOINT_NOT_ACTIVE" | "EVENT_OUTSIDE_ENDPOINT_CHANNEL" | "DELIVERY_IN_PROGRESS" | "NOTHING_TO_REDELIVER" | "REDELIVERY_NOT_STARTED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11379,8 +12030,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "report_type": "INVOICES",
-                 *       "date_from": "2026-01-01",
-                 *       "date_to": "2026-01-01"
+                 *       "date_from": "2026-10-01",
+                 *       "date_to": "2026-10-31"
                  *     }
                  */
                 "application/json": {
@@ -11450,13 +12101,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `CHANNEL_NOT_FOUND`: `channel_id` is not a channel of the caller’s account; `context.channel_id`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "CHANNEL_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11490,7 +12152,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "rprt_01example"
+                 *       "id": "rprt_01jdv44qf0j3n6r0v4z8c2f6d5"
                  *     }
                  */
                 "application/json": {
@@ -11556,13 +12218,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The report is still PROCESSING, or FAILED or EXPIRED; `context.status`. docs/reports.md.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -11594,7 +12266,19 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "EQ",
+                 *           "value": "SUCCEEDED"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Only reports of this one channel. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -11706,15 +12390,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -11746,7 +12421,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "sttl_01example"
+                 *       "id": "sttl_01jdv45sh3m6q9t3y7b1e5h9e6"
                  *     }
                  */
                 "application/json": {
@@ -11810,15 +12485,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
             429: {
                 headers: {
@@ -11848,7 +12514,23 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "legal_entity_id": {
+                 *           "operator": "EQ",
+                 *           "value": "le_01jdv46vk6p9s2w6a0d4h8k2f7"
+                 *         },
+                 *         "currency": {
+                 *           "operator": "EQ",
+                 *           "value": "EUR"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 12
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     filters?: {
                         /** @description With IN, an array or one comma-separated string. */
@@ -11987,15 +12669,6 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,8 +26,6 @@ export const createAntifraudListItem = authorizedProcedure
   .meta(
     operation('antifraud-lists/create-item', {
       summary: 'Add an item to an antifraud list',
-      description:
-        '422 ITEM_ALREADY_EXISTS when an unexpired item of the list holds the same normalised value; 422 INCOMPATIBLE_STATUS when antifraud is disabled.',
     }),
   )
   .input(createItemRequest)

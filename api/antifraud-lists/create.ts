@@ -15,7 +15,7 @@ export const createAntifraudList = authorizedProcedure
   .meta(
     operation('antifraud-lists/create', {
       summary: 'Create an antifraud list',
-      description: 'A list matches payments on one field and either allows or blocks them. 422 INCOMPATIBLE_STATUS when antifraud is disabled.',
+      description: 'A list matches payments on one field and either allows or blocks them.',
     }),
   )
   .input(createListRequest)

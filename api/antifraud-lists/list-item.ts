@@ -44,7 +44,7 @@ export const listAntifraudListItems = authorizedProcedure
   .meta(
     operation('antifraud-lists/list-item', {
       summary: 'List antifraud list items, newest first',
-      description: '404 when `list_id` names no list of the account; 422 INCOMPATIBLE_STATUS when antifraud is disabled.',
+      description: '404 when `list_id` names no list of the account.',
     }),
   )
   .input(listItemsRequest)

@@ -23,7 +23,6 @@ export const listAntifraudLists = authorizedProcedure
   .meta(
     operation('antifraud-lists/list', {
       summary: 'List antifraud lists, newest first',
-      description: '422 INCOMPATIBLE_STATUS when antifraud is disabled for the account.',
     }),
   )
   .input(listListsRequest)

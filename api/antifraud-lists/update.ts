@@ -22,7 +22,7 @@ export const updateAntifraudList = authorizedProcedure
     operation('antifraud-lists/update', {
       summary: 'Rename an antifraud list or change its action',
       description:
-        'Only `name` and `action` may change; `field` is fixed. A new action applies to the next screened payment. 422 INCOMPATIBLE_STATUS when antifraud is disabled.',
+        'Only `name` and `action` may change; `field` is fixed. A new action applies to the next screened payment.',
     }),
   )
   .input(updateListRequest)

@@ -31,7 +31,7 @@ export const createApiKey = authorizedProcedure
     operation('api-keys/create', {
       summary: 'Create an API key',
       description:
-        'Requires an account-level key. A key can grant only permissions it holds itself. 422 CHANNEL_NOT_FOUND when a channel is not the account’s.',
+        'Requires an account-level key. A key can grant only permissions it holds itself.',
       accountLevelOnly: true,
     }),
   )

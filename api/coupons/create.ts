@@ -49,7 +49,7 @@ export const createCoupon = authorizedProcedure
   .meta(
     operation('coupons/create', {
       summary: 'Create a coupon',
-      description: 'A PERCENTAGE or AMOUNT discount that invoices name by id or code. Coupons are immutable. 422 COUPON_CODE_ALREADY_EXISTS.',
+      description: 'A PERCENTAGE or AMOUNT discount that invoices name by id or code. Coupons are immutable.',
     }),
   )
   .input(createCouponRequest)

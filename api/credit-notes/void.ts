@@ -11,7 +11,7 @@ export const voidCreditNote = authorizedProcedure
     operation('credit-notes/void', {
       summary: 'Void a credit note',
       description:
-        'Undoes an ISSUED credit note’s money movement and marks it VOIDED; its number stays taken. 422: INCOMPATIBLE_STATUS (already VOIDED), CREDIT_NOTE_NOT_VOIDABLE with context.reason REFUNDED (a refund is never undone), BALANCE_SPENT (the balance no longer holds its credit), INVOICE_SETTLED (it lowered amount_due of an invoice no longer owed, or one being charged) or AUTOMATIC (a proration credit note). Emits CREDIT_NOTE_VOIDED (opt-in). docs/credit-notes.md.',
+        'Undoes an ISSUED credit note’s money movement and marks it VOIDED; its number stays taken. Emits CREDIT_NOTE_VOIDED (opt-in). docs/credit-notes.md.',
     }),
   )
   .input(z.strictObject({ id: creditNoteId, channel_id: channelIdField }))

@@ -19,7 +19,7 @@ export const createBalanceTransaction = authorizedProcedure
     operation('customer-balance-transactions/create', {
       summary: 'Adjust a customer balance',
       description:
-        'Extension (docs/customer-balance.md): appends a merchant ADJUSTMENT to the customer’s ledger in `currency`. Negative `amount` gives the customer credit, which their next invoices in that currency use at finalization; positive records a debit added to their next invoice. 404 for a customer outside the key’s channels. 422: BALANCE_OUT_OF_RANGE.',
+        'Extension (docs/customer-balance.md): appends a merchant ADJUSTMENT to the customer’s ledger in `currency`. Negative `amount` gives the customer credit, which their next invoices in that currency use at finalization; positive records a debit added to their next invoice. 404 for a customer outside the key’s channels.',
     }),
   )
   .input(createBalanceTransactionRequest)

@@ -81,7 +81,7 @@ export const createCustomer = authorizedProcedure
     operation('customers/create', {
       summary: 'Create a customer',
       description:
-        'INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated. 422: INVALID_DEFAULT_PAYMENT_INSTRUMENT, INVALID_TAX_REGISTRATION_VALIDATION_SOURCE, CHANNEL_NOT_FOUND.',
+        'INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated.',
     }),
   )
   .input(createCustomerRequest)

@@ -81,7 +81,7 @@ export const updateCustomer = authorizedProcedure
     operation('customers/update', {
       summary: 'Update a customer',
       description:
-        'Changes only the fields sent; null clears a field. Also answers at /v2/customers/patch. Emits CustomerUpdated when something changed. 422: INVALID_DEFAULT_PAYMENT_INSTRUMENT, INVALID_TAX_REGISTRATION_VALIDATION_SOURCE, INVALID_TAX_REGISTRATION_VALIDATION_UPDATE.',
+        'Changes only the fields sent; null clears a field. Also answers at /v2/customers/patch. Emits CustomerUpdated when something changed.',
     }),
   )
   .input(updateCustomerRequest)

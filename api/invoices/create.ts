@@ -33,7 +33,7 @@ export const createInvoice = authorizedProcedure
     operation('invoices/create', {
       summary: 'Create a draft invoice',
       description:
-        'A DRAFT in the customer’s channel, billing reason MANUAL. Emits InvoiceCreated. 422: CUSTOMER_NOT_FOUND, PRODUCT_PRICE_NOT_FOUND, CURRENCY_MISMATCH, COUPON_NOT_FOUND, COUPON_CURRENCY_MISMATCH, PAYMENT_INSTRUMENT_NOT_FOUND.',
+        'A DRAFT in the customer’s channel, billing reason MANUAL. Emits InvoiceCreated.',
     }),
   )
   .input(createInvoiceRequest)

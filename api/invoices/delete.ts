@@ -15,7 +15,7 @@ export const deleteInvoice = authorizedProcedure
     operation('invoices/delete', {
       summary: 'Delete a draft invoice',
       description:
-        'DRAFT only (else 422 INCOMPATIBLE_STATUS). The invoice is 404 afterwards and left out of lists and reports. Emits InvoiceDeleted (section 6.2 payload).',
+        'DRAFT only. The invoice is 404 afterwards and left out of lists and reports. Emits InvoiceDeleted (section 6.2 payload).',
     }),
   )
   .input(deleteInvoiceRequest)

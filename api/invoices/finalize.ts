@@ -13,7 +13,7 @@ export const finalizeInvoice = authorizedProcedure
     operation('invoices/finalize', {
       summary: 'Finalize a draft invoice',
       description:
-        'DRAFT → OPEN (→ PAID at once when the total is 0). Freezes the customer snapshot. CHARGE_AUTOMATICALLY starts collection. Emits InvoiceFinalized. 422 INCOMPATIBLE_STATUS; 422 FINALIZATION_FAILED with `context.reasons` (InvoiceFinalizationFailed is recorded, the invoice stays DRAFT).',
+        'DRAFT → OPEN (→ PAID at once when the total is 0). Freezes the customer snapshot. CHARGE_AUTOMATICALLY starts collection. Emits InvoiceFinalized.',
     }),
   )
   .input(finalizeInvoiceRequest)

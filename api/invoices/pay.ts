@@ -26,7 +26,7 @@ export const payInvoice = authorizedProcedure
     operation('invoices/pay', {
       summary: 'Pay an invoice with a saved payment instrument',
       description:
-        'Charges the amount due of an OPEN, DUNNING or UNPAID invoice through the charge path (antifraud, routing, cascade). Success: PAID, InvoicePaid, and a running dunning ends. A decline is a 200 with `payment.status` DECLINED or FAILED and InvoicePaymentFailed; the invoice keeps its status. 422: INCOMPATIBLE_STATUS, PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, INVOICE_OVERDUE, OPEN_PAYMENT_LIMIT_REACHED (docs/invoice-payments.md).',
+        'Charges the amount due of an OPEN, DUNNING or UNPAID invoice through the charge path (antifraud, routing, cascade). Success: PAID, InvoicePaid, and a running dunning ends. A decline is a 200 with `payment.status` DECLINED or FAILED and InvoicePaymentFailed; the invoice keeps its status. docs/invoice-payments.md.',
     }),
   )
   .input(payInvoiceRequest)

@@ -35,7 +35,7 @@ export const refundInvoice = authorizedProcedure
     operation('invoices/refund', {
       summary: 'Refund a paid invoice',
       description:
-        'Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. 422: INCOMPATIBLE_STATUS (not PAID, or no captured payment), REFUND_EXCEEDS_PAYMENT (more than is left to refund). docs/invoice-payments.md.',
+        'Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. docs/invoice-payments.md.',
     }),
   )
   .input(refundInvoiceRequest)

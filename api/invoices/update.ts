@@ -25,7 +25,7 @@ export const updateInvoice = authorizedProcedure
     operation('invoices/update', {
       summary: 'Update a draft invoice',
       description:
-        'DRAFT only (else 422 INCOMPATIBLE_STATUS). Changes only the fields sent and recomputes every amount. Emits InvoiceUpdated when something changed. 422 as for create.',
+        'DRAFT only. Changes only the fields sent and recomputes every amount. Emits InvoiceUpdated when something changed.',
     }),
   )
   .input(updateInvoiceRequest)

@@ -14,7 +14,7 @@ export const voidInvoice = authorizedProcedure
     operation('invoices/void', {
       summary: 'Void an invoice',
       description:
-        'OPEN, DUNNING or UNPAID → VOIDED: nothing is owed any more (amount_due 0) and a running collection stops. Other statuses: 422 INCOMPATIBLE_STATUS. Emits InvoiceVoided.',
+        'OPEN, DUNNING or UNPAID → VOIDED: nothing is owed any more (amount_due 0) and a running collection stops. Emits InvoiceVoided.',
     }),
   )
   .input(voidInvoiceRequest)

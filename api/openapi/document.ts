@@ -8,7 +8,9 @@ import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
 import { bodySchemaFixes } from './body-schemas';
 import { forbidNulInStrings } from './no-nul-strings';
 import { optionalBodyPaths } from './optional-bodies';
-import { minimalExample } from './request-examples';
+import { procedureTable } from '../http/procedure-table';
+import { operationErrorCodes } from './operation-errors';
+import { requestExample } from './request-examples';
 
 const ERROR_ENVELOPE: SchemaObject = {
   type: 'object',
@@ -29,10 +31,22 @@ const ERROR_RESPONSES: Record<string, string> = {
   '403': 'PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels.',
   '404': 'NOT_FOUND: the resource or endpoint does not exist.',
   '413': 'PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing.',
-  '422': 'An operation-specific code: the request conflicts with the current state.',
   '429': 'RATE_LIMIT: quota exhausted; retry at `context.next_try_at`.',
   '500': 'INTERNAL: server-side failure; nothing internal is disclosed.',
 };
+
+/** The operation's own 422 codes: the envelope with `code` limited to them, and when each is answered. */
+function unprocessableResponse(codes: [string, string][]) {
+  const schema: SchemaObject = {
+    ...ERROR_ENVELOPE,
+    properties: { ...ERROR_ENVELOPE.properties, code: { type: 'string', enum: codes.map(([code]) => code) } },
+  };
+  const lines = codes.map(([code, when]) => `- \`${code}\`: ${when}`);
+  return {
+    description: ['The request conflicts with the current state:', '', ...lines].join('\n'),
+    content: { 'application/json': { schema } },
+  };
+}
 
 interface RequestBody {
   content?: Record<string, { schema?: SchemaObject; example?: unknown }>;
@@ -74,6 +88,7 @@ export function openApiDocument(baseUrl: string) {
   const seeOther = seeOtherPaths(appRouter);
   const optionalBodies = optionalBodyPaths(appRouter);
   const bodyFixes = bodySchemaFixes(appRouter);
+  const procedures = procedureTable(appRouter);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const post = (item as { post?: { responses?: Record<string, unknown>; parameters?: unknown[]; requestBody?: RequestBody & { required?: boolean } } }).post;
     if (!post) continue;
@@ -83,13 +98,16 @@ export function openApiDocument(baseUrl: string) {
     if (bodySchema && fix) Object.assign(bodySchema, fix.keywords, fix.strict ? { additionalProperties: false } : {});
     forbidNulInStrings(bodySchema);
     const body = post.requestBody?.content?.['application/json'];
-    if (body?.schema && body.example === undefined) body.example = minimalExample(body.schema, (document.components?.schemas ?? {}) as Record<string, SchemaObject>);
+    const dotted = procedures.get(path)!;
+    if (body?.schema) body.example = requestExample(dotted);
     if (mutations.has(path)) post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     const success = post.responses?.['200'];
     const responses: Record<string, unknown> = seeOther.has(path) ? { '303': seeOtherOpenApiResponse(success) } : { '200': success };
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
+    const codes = operationErrorCodes(dotted, mutations.has(path));
+    if (codes.length > 0) responses['422'] = unprocessableResponse(codes);
     post.responses = responses;
   }
   forbidNulInStrings(document.components?.schemas);

@@ -1,53 +1,54 @@
-import type { SchemaObject } from 'openapi3-ts/oas31';
+import type { inferRouterInputs } from '@trpc/server';
+import { antifraudListRequestExamples } from '../antifraud-lists/request-examples';
+import { apiKeyRequestExamples } from '../api-keys/request-examples';
+import { couponRequestExamples } from '../coupons/request-examples';
+import { creditNoteRequestExamples } from '../credit-notes/request-examples';
+import { customerBalanceTransactionRequestExamples } from '../customer-balance-transactions/request-examples';
+import { customerRequestExamples } from '../customers/request-examples';
+import { invoiceRequestExamples } from '../invoices/request-examples';
+import { monthlyStatementRequestExamples } from '../monthly-statements/request-examples';
+import { paymentInstrumentRequestExamples } from '../payment-instruments/request-examples';
+import { productPriceRequestExamples } from '../product-prices/request-examples';
+import { productRequestExamples } from '../products/request-examples';
+import { reportRequestExamples } from '../reports/request-examples';
+import type { AppRouter } from '../router';
+import { routingConfigRequestExamples } from '../routing-configs/request-examples';
+import { settlementRequestExamples } from '../settlements/request-examples';
+import { subscriptionRequestExamples } from '../subscriptions/request-examples';
+import { webhookRequestExamples } from '../webhooks/request-examples';
 
-type Schema = SchemaObject & { $ref?: string; const?: unknown };
-
-/** A date-time as the API writes them (docs: UTC, six fractional digits, `Z`). */
-const EXAMPLE_DATE_TIME = '2026-01-01T00:00:00.000000Z';
+type Operations = inferRouterInputs<AppRouter>;
 
 /**
- * The smallest body a request schema allows: its required fields only, each with a value its
- * constraints accept (the first enum value or variant, the minimum, an id with its prefix). "Try
- * it out" starts from it, so a list operation's example (nothing required) answers 200 as it is;
- * a schema's own example wins.
+ * A resource group's request example for every one of its operations, typed by the operation's
+ * input: "Try it out" starts from it. A test parses each with the operation's zod schema.
  */
-export function minimalExample(schema: Schema, components: Record<string, Schema>, depth = 0): unknown {
-  if (schema.$ref) return minimalExample(components[schema.$ref.split('/').pop()!] ?? {}, components, depth);
-  if (schema.example !== undefined) return schema.example;
-  if (schema.const !== undefined) return schema.const;
-  if (schema.default !== undefined) return schema.default;
-  if (schema.enum?.length) return schema.enum[0];
-  const variant = schema.oneOf?.[0] ?? schema.anyOf?.[0] ?? schema.allOf?.[0];
-  if (variant) return minimalExample(variant as Schema, components, depth);
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  switch (type) {
-    case 'object': {
-      if (depth > 8) return {};
-      const properties = (schema.properties ?? {}) as Record<string, Schema>;
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, minimalExample(properties[name] ?? {}, components, depth + 1)]));
-    }
-    case 'array': {
-      const count = schema.minItems ?? 0;
-      return Array.from({ length: count }, () => minimalExample((schema.items ?? {}) as Schema, components, depth + 1));
-    }
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? (typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1);
-    case 'boolean':
-      return false;
-    case 'string':
-      return exampleString(schema);
-    default:
-      return null;
-  }
-}
+export type ResourceRequestExamples<R extends keyof Operations> = { [A in keyof Operations[R]]-?: Operations[R][A] };
 
-function exampleString(schema: Schema): string {
-  if (schema.format === 'date-time') return EXAMPLE_DATE_TIME;
-  if (schema.format === 'date') return EXAMPLE_DATE_TIME.slice(0, 10);
-  if (schema.format === 'email') return 'payer@example.com';
-  if (schema.format === 'uri') return 'https://example.com/webhooks';
-  const prefix = /prefix `(\w+_)`/.exec(schema.description ?? '')?.[1];
-  const text = prefix ? `${prefix}01example` : 'example';
-  return text.padEnd(schema.minLength ?? 0, 'x').slice(0, schema.maxLength ?? text.length);
+/** One operation's request, for an example two operations share. */
+export type RequestExample<R extends keyof Operations, A extends keyof Operations[R]> = Operations[R][A];
+
+const EXAMPLES: { [R in keyof Operations]: ResourceRequestExamples<R> } = {
+  'api-keys': apiKeyRequestExamples,
+  customers: customerRequestExamples,
+  'customer-balance-transactions': customerBalanceTransactionRequestExamples,
+  'payment-instruments': paymentInstrumentRequestExamples,
+  'routing-configs': routingConfigRequestExamples,
+  'antifraud-lists': antifraudListRequestExamples,
+  products: productRequestExamples,
+  'product-prices': productPriceRequestExamples,
+  coupons: couponRequestExamples,
+  invoices: invoiceRequestExamples,
+  'credit-notes': creditNoteRequestExamples,
+  subscriptions: subscriptionRequestExamples,
+  webhooks: webhookRequestExamples,
+  reports: reportRequestExamples,
+  settlements: settlementRequestExamples,
+  'monthly-statements': monthlyStatementRequestExamples,
+};
+
+/** The request example of the operation routed as `resources.action` (api/http/procedure-table.ts). */
+export function requestExample(dotted: string): unknown {
+  const [resources, action] = dotted.split('.') as [string, string];
+  return (EXAMPLES as Record<string, Record<string, unknown> | undefined>)[resources]?.[action];
 }

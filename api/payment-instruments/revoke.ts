@@ -12,7 +12,7 @@ export const revokePaymentInstrument = authorizedProcedure
   .meta(
     operation('payment-instruments/revoke', {
       summary: 'Revoke a payment instrument',
-      description: 'ACTIVE → REVOKED, for good: it can never be charged again. Other statuses: 422 INCOMPATIBLE_STATUS. Emits PaymentInstrumentRevoked.',
+      description: 'ACTIVE → REVOKED, for good: it can never be charged again. Emits PaymentInstrumentRevoked.',
     }),
   )
   .input(revokePaymentInstrumentRequest)

@@ -59,7 +59,7 @@ export const tokenizePaymentInstrument = authorizedProcedure
     operation('payment-instruments/tokenize', {
       summary: 'Save a card for a customer (sandbox tokenization)',
       description:
-        'Validates the number (Luhn), refuses an expired card with 422 CARD_EXPIRED, keeps brand, last four digits, expiry and a keyed fingerprint, never the number. The instrument expires by itself at the end of its expiry month. Emits PaymentInstrumentCreated.',
+        'Validates the number (Luhn), refuses an expired card, keeps brand, last four digits, expiry and a keyed fingerprint, never the number. The instrument expires by itself at the end of its expiry month. Emits PaymentInstrumentCreated.',
     }),
   )
   .input(tokenizePaymentInstrumentRequest)

@@ -35,7 +35,7 @@ export const createProductPrice = authorizedProcedure
   .meta(
     operation('product-prices/create', {
       summary: 'Create a price of a product',
-      description: 'Prices are immutable: create a new one to change an amount. 422 PRODUCT_NOT_FOUND.',
+      description: 'Prices are immutable: create a new one to change an amount.',
     }),
   )
   .input(createProductPriceRequest)

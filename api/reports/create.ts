@@ -11,8 +11,7 @@ export const createReport = authorizedProcedure
       summary: 'Create a report (CSV export)',
       description:
         `Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), at most ${MAX_REPORT_RANGE_DAYS} days, ` +
-        'of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise). ' +
-        '422 CHANNEL_NOT_FOUND when `channel_id` is not the account’s.',
+        'of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise).',
     }),
   )
   .input(createReportRequest)

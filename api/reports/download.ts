@@ -17,7 +17,6 @@ export const downloadReport = authorizedProcedure
       summary: 'Download a report',
       description:
         `303 See Other to a signed link to the CSV, valid ${STORED_FILE_URL_TTL_SECONDS / 60} minutes (docs/reports.md); ask again for a fresh one. ` +
-        '422 INCOMPATIBLE_STATUS while the report is PROCESSING, or once FAILED or EXPIRED (`context.status`). ' +
         '403 when the key may not access the report type; 404 for reports beyond the key’s channels.',
     }),
     seeOther: true,

@@ -18,7 +18,7 @@ export const createRoutingConfig = authorizedProcedure
     operation('routing-configs/create', {
       summary: 'Create a routing configuration',
       description:
-        'One per channel, plus one account-wide (no `channel_id`, account-level key). 422 ROUTING_CONFIG_ALREADY_EXISTS, CHANNEL_NOT_FOUND.',
+        'One per channel, plus one account-wide (no `channel_id`, account-level key).',
     }),
   )
   .input(createRoutingConfigRequest)

@@ -11,7 +11,7 @@ export const publishRoutingConfigVersionOperation = authorizedProcedure
     operation('routing-configs/publish-version', {
       summary: 'Publish a draft version',
       description:
-        'Payments route by it from the commit on; the version published before becomes ARCHIVED. Emits ROUTING_CONFIG_VERSION_PUBLISHED. 422 INCOMPATIBLE_STATUS unless the version is a DRAFT.',
+        'Payments route by it from the commit on; the version published before becomes ARCHIVED. Emits ROUTING_CONFIG_VERSION_PUBLISHED. Only a DRAFT version is published.',
     }),
   )
   .input(byIdRequest('routingConfigVersion'))

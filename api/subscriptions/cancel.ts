@@ -10,7 +10,7 @@ export const cancelSubscription = authorizedProcedure
     operation('subscriptions/cancel', {
       summary: 'Cancel a subscription, now or at the end of its period',
       description:
-        'Without mode (or IMMEDIATELY): CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice. 422: INCOMPATIBLE_STATUS, CANCELLATION_ALREADY_SCHEDULED, NO_PERIOD_END.',
+        'Without mode (or IMMEDIATELY): CANCELLED now, SubscriptionCancelled; an invoice in dunning keeps being collected. PERIOD_END: cancellation_info set, SubscriptionScheduledForCancellation, CANCELLED at cancel_at; no further invoice.',
     }),
   )
   .input(cancelSubscriptionRequest)

@@ -9,7 +9,7 @@ export const deleteSubscriptionCancellation = authorizedProcedure
   .meta(
     operation('subscriptions/delete-cancellation', {
       summary: 'Remove a scheduled PERIOD_END cancellation',
-      description: 'cancellation_info is removed and billing goes on; SubscriptionUpdated. 422 CANCELLATION_NOT_SCHEDULED when none is scheduled (or it was immediate).',
+      description: 'cancellation_info is removed and billing goes on; SubscriptionUpdated.',
     }),
   )
   .input(deleteCancellationRequest)

@@ -28,7 +28,7 @@ export const createWebhook = authorizedProcedure
     operation('webhooks/create', {
       summary: 'Create a webhook endpoint',
       description:
-        'The endpoint starts INACTIVE: nothing is delivered until webhooks/patch sets status ACTIVE. Returns its signing secret once. 422 ENDPOINT_ALREADY_EXISTS when a live endpoint of the account has this URL.',
+        'The endpoint starts INACTIVE: nothing is delivered until webhooks/patch sets status ACTIVE. Returns its signing secret once.',
     }),
   )
   .input(createWebhookRequest)

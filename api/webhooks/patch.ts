@@ -25,7 +25,7 @@ export const patchWebhook = authorizedProcedure
     operation('webhooks/patch', {
       summary: 'Update a webhook endpoint',
       description:
-        'Changes only the fields given. event_types and status apply to events committed from then on; every attempt reads the endpoint afresh, so a new URL applies to retries of deliveries already under way. 422 ENDPOINT_ALREADY_EXISTS when the new URL is taken.',
+        'Changes only the fields given. event_types and status apply to events committed from then on; every attempt reads the endpoint afresh, so a new URL applies to retries of deliveries already under way.',
     }),
   )
   .input(patchWebhookRequest)

@@ -20,7 +20,7 @@ export const redeliverWebhook = authorizedProcedure
     operation('webhooks/redeliver', {
       summary: 'Deliver an event again',
       description:
-        'Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s. 422 ENDPOINT_NOT_ACTIVE, EVENT_OUTSIDE_ENDPOINT_CHANNEL, DELIVERY_IN_PROGRESS (a delivery of it is still PENDING), NOTHING_TO_REDELIVER, REDELIVERY_NOT_STARTED (retry).',
+        'Starts a new round of attempts with the same event_id in the body (receivers deduplicate on it), on the full retry schedule; attempt numbers continue the delivery’s.',
     }),
   )
   .input(redeliverWebhookRequest)

@@ -56,6 +56,23 @@ describe('the API reference page', () => {
     await operation.locator('.opblock-summary-control').click();
   });
 
+  it('shows customers/create’s own 422 codes with when each is answered, and its realistic example in “Try it out”', async () => {
+    const operation = page.locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/v2/customers/create"]') });
+    await operation.locator('.opblock-summary-control').click();
+    const unprocessable = operation.locator('.responses-wrapper tr.response[data-code="422"]');
+    await unprocessable.waitFor();
+    const described = await unprocessable.innerText();
+    for (const code of ['CHANNEL_NOT_FOUND', 'INVALID_DEFAULT_PAYMENT_INSTRUMENT', 'INVALID_TAX_REGISTRATION_VALIDATION_SOURCE', 'IDEMPOTENCY_KEY_REUSED']) {
+      expect(described).toContain(code);
+    }
+    expect(described).not.toContain('INVALID_TAX_REGISTRATION_VALIDATION_UPDATE');
+    await operation.locator('button.try-out__btn').click();
+    const body = JSON.parse(await operation.locator('textarea.body-param__text').inputValue());
+    expect(body).toMatchObject({ first_name: 'Anna', last_name: 'Schmidt', phone: '+4915112345678', address: { city: 'Berlin', country: 'DEU' } });
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('.opblock-summary-control').click();
+  });
+
   it('tries customers/list with the root key and shows the 200', async () => {
     await page.locator('button.authorize').first().click();
     await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(platform.rootSecret);

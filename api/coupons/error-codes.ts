@@ -1,0 +1,7 @@
+import type { ResourceErrorCodes } from '../openapi/operation-errors';
+
+export const couponErrorCodes = {
+  create: {
+    COUPON_CODE_ALREADY_EXISTS: 'The account has a coupon with this `code`; `context.code`, `context.coupon_id`.',
+  },
+} satisfies ResourceErrorCodes<'coupons'>;

@@ -1,0 +1,41 @@
+import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import { subscriptionErrorCodes } from '../subscriptions/error-codes';
+
+const STATUS = 'The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.';
+
+/** What an invoice's lines, discounts and instrument may name (services/invoices/repository.ts). */
+const REFERENCES = {
+  PRODUCT_PRICE_NOT_FOUND: 'A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.',
+  CURRENCY_MISMATCH: 'A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.',
+  COUPON_NOT_FOUND: 'A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.',
+  COUPON_CURRENCY_MISMATCH: 'An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.',
+  PAYMENT_INSTRUMENT_NOT_FOUND: '`payment_instrument_id` is not an instrument of the invoice’s customer.',
+};
+
+export const invoiceErrorCodes = {
+  create: {
+    CUSTOMER_NOT_FOUND: '`customer_id` names no customer the key can see (or none in `channel_id`); `context.customer_id`.',
+    ...REFERENCES,
+  },
+  update: { INCOMPATIBLE_STATUS: `DRAFT only. ${STATUS}`, ...REFERENCES },
+  finalize: {
+    INCOMPATIBLE_STATUS: `DRAFT only. ${STATUS}`,
+    FINALIZATION_FAILED:
+      'The draft cannot be issued; `context.reasons` lists `{code, message}` for each (docs/invoices.md). InvoiceFinalizationFailed is recorded; the invoice stays DRAFT.',
+  },
+  void: { INCOMPATIBLE_STATUS: `OPEN, DUNNING or UNPAID only, and no payment of it under way. ${STATUS}` },
+  delete: { INCOMPATIBLE_STATUS: `DRAFT only. ${STATUS}` },
+  preview: subscriptionErrorCodes.update,
+  pay: {
+    INCOMPATIBLE_STATUS: 'The invoice is not OPEN, DUNNING or UNPAID; `context.status`, `context.allowed_statuses`. docs/invoice-payments.md.',
+    PAYMENT_INSTRUMENT_NOT_FOUND: 'Unknown instrument, another customer’s, or in a channel the key cannot reach; `context.payment_instrument_id`.',
+    PAYMENT_INSTRUMENT_NOT_ACTIVE: 'The instrument is REVOKED or EXPIRED; `context.status`.',
+    INVOICE_OVERDUE: 'A SEND_INVOICE invoice more than 30 days past `due_at`; `context.due_at`, `context.payable_until`.',
+    OPEN_PAYMENT_LIMIT_REACHED: 'A charge of the invoice is already under way (another pay or a collection attempt); `context.invoice_id`.',
+  },
+  refund: {
+    INCOMPATIBLE_STATUS: 'The invoice is not PAID, or has no captured payment; `context.status`.',
+    REFUND_EXCEEDS_PAYMENT:
+      '`amount` (default: the rest) is more than is left to refund, or nothing is; `context.amount`, `context.refundable`, `context.payment_id`.',
+  },
+} satisfies ResourceErrorCodes<'invoices'>;

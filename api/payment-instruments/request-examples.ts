@@ -1,0 +1,13 @@
+import { EXAMPLE_IDS } from '../openapi/example-ids';
+import type { ResourceRequestExamples } from '../openapi/request-examples';
+
+export const paymentInstrumentRequestExamples = {
+  tokenize: {
+    customer_id: EXAMPLE_IDS.customer,
+    // The sandbox's approving Visa test card (docs/sandbox.md).
+    card: { number: '4242 4242 4242 4242', exp_month: 8, exp_year: 2029, cardholder_name: 'Anna Schmidt' },
+  },
+  get: { id: EXAMPLE_IDS.paymentInstrument },
+  list: { customer_id: EXAMPLE_IDS.customer, pagination: { page_size: 20 } },
+  revoke: { id: EXAMPLE_IDS.paymentInstrument },
+} satisfies ResourceRequestExamples<'payment-instruments'>;

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { OPERATION_ERROR_CODES } from '../../domain/errors';
+import { procedureTable } from '../../api/http/procedure-table';
+import { openApiDocument } from '../../api/openapi/document';
+import { errorCodeTable } from '../../api/openapi/error-code-table';
+import { appRouter } from '../../api/router';
+import { documentedTable, ERRORS_DOC } from '../../scripts/docs/error-codes-table';
+
+/**
+ * Issue 16 item 3: every operation's 422 response names exactly its own codes, at least those the
+ * spec lists for it, and docs/errors.md's table says the same.
+ */
+
+const SPEC = path.join(__dirname, '../../../shared/spec/billing-api-v2.md');
+const document: any = openApiDocument('http://localhost:3000');
+const unprocessable = (operation: string) => document.paths[operation]?.post.responses['422'];
+const codesOf = (operation: string): string[] => unprocessable(operation)?.content['application/json'].schema.properties.code.enum ?? [];
+
+/**
+ * Section 4's "Errors:" lines, by operation: a subsection's paths are those of its heading, or
+ * without one every `/resources/action` it names (4.3 names customers/update and customers/patch);
+ * the codes are the backticked ones after "422" on its Errors line.
+ */
+function specErrors(spec: string): Map<string, string[]> {
+  const errors = new Map<string, string[]>();
+  for (const section of spec.split(/^## /m).slice(1)) {
+    const errorsLine = /Errors:(.*)$/m.exec(section)?.[1];
+    if (!errorsLine) continue;
+    const heading = section.split('\n')[0]!;
+    const named = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((match) => match[1]!);
+    const inHeading = named(heading, /(\/[a-z-]+\/[a-z-]+)/g);
+    const paths = inHeading.length > 0 ? inHeading : named(section.slice(0, section.indexOf('Errors:')), /`(\/[a-z-]+\/[a-z-]+)`/g);
+    const after422 = errorsLine.slice(errorsLine.indexOf('422') + 3);
+    const codes = errorsLine.includes('422') ? [...after422.split(/;\s*\d{3}\b|\)\s*,\s*\d{3}\b/)[0]!.matchAll(/`([A-Z_]+)`/g)].map((match) => match[1]!) : [];
+    for (const operation of paths) errors.set(`/v2${operation}`, codes);
+  }
+  return errors;
+}
+
+describe('422 codes per operation', () => {
+  const spec = specErrors(readFileSync(SPEC, 'utf8'));
+
+  it('reads the spec’s Errors lines of section 4', () => {
+    expect(spec.get('/v2/invoices/pay')).toEqual(['INCOMPATIBLE_STATUS', 'OPEN_PAYMENT_LIMIT_REACHED', 'INVOICE_OVERDUE', 'PAYMENT_INSTRUMENT_NOT_FOUND', 'PAYMENT_INSTRUMENT_NOT_ACTIVE']);
+    expect(spec.get('/v2/customers/patch')).toEqual(['INVALID_DEFAULT_PAYMENT_INSTRUMENT', 'INVALID_TAX_REGISTRATION_VALIDATION_SOURCE', 'INVALID_TAX_REGISTRATION_VALIDATION_UPDATE']);
+    expect(spec.get('/v2/api-keys/get')).toEqual([]);
+    expect([...spec.keys()].sort()).toEqual(
+      ['/v2/antifraud-lists/list', '/v2/antifraud-lists/list-item', '/v2/api-keys/get', '/v2/customers/patch', '/v2/customers/update', '/v2/invoices/pay', '/v2/invoices/void', '/v2/monthly-statements/list', '/v2/settlements/get'],
+    );
+  });
+
+  it('lists in each operation’s 422 every code the spec names for it', () => {
+    const missing = [...spec].flatMap(([operation, codes]) => codes.filter((code) => !codesOf(operation).includes(code)).map((code) => `${operation} ${code}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('limits the envelope’s code to the operation’s own codes and says when each is answered', () => {
+    const pay = unprocessable('/v2/invoices/pay');
+    expect(pay.content['application/json'].schema).toMatchObject({ required: ['code', 'message'], properties: { message: { type: 'string' }, context: { type: 'object' } } });
+    expect(codesOf('/v2/invoices/pay')).toEqual(['INCOMPATIBLE_STATUS', 'PAYMENT_INSTRUMENT_NOT_FOUND', 'PAYMENT_INSTRUMENT_NOT_ACTIVE', 'INVOICE_OVERDUE', 'OPEN_PAYMENT_LIMIT_REACHED', 'IDEMPOTENCY_KEY_REUSED']);
+    for (const code of codesOf('/v2/invoices/pay')) expect(pay.description).toMatch(new RegExp(`^- \`${code}\`: \\S`, 'm'));
+    expect(codesOf('/v2/coupons/create')).toEqual(['COUPON_CODE_ALREADY_EXISTS', 'IDEMPOTENCY_KEY_REUSED']);
+    expect(codesOf('/v2/antifraud-lists/list')).toEqual(['INCOMPATIBLE_STATUS']);
+  });
+
+  it('gives an operation that answers no 422 no 422 response, and every mutation IDEMPOTENCY_KEY_REUSED', () => {
+    for (const operation of ['/v2/api-keys/get', '/v2/customers/get', '/v2/settlements/get', '/v2/monthly-statements/list', '/v2/products/list']) {
+      expect({ operation, response: unprocessable(operation) }).toEqual({ operation, response: undefined });
+    }
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+    const mutations = [...procedureTable(appRouter)].filter(([, dotted]) => procedures[dotted]!._def.type === 'mutation').map(([operation]) => operation);
+    expect(mutations.length).toBeGreaterThan(30);
+    expect(mutations.filter((operation) => !codesOf(operation).includes('IDEMPOTENCY_KEY_REUSED'))).toEqual([]);
+  });
+
+  it('declares only codes of domain/errors.ts, each once per operation', () => {
+    for (const operation of Object.keys(document.paths)) {
+      const codes = codesOf(operation);
+      expect(codes.filter((code) => !(OPERATION_ERROR_CODES as readonly string[]).includes(code))).toEqual([]);
+      expect(new Set(codes).size).toBe(codes.length);
+    }
+  });
+
+  it('docs/errors.md holds the table generated from the same declarations', () => {
+    expect(documentedTable(readFileSync(ERRORS_DOC, 'utf8'))).toBe(errorCodeTable());
+  });
+});
