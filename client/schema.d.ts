@@ -10381,7 +10381,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "subs_01example"
+                 *       "id": "subs_01jdv3x6p9r2v6z0c3f7j1m5pq",
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -10452,15 +10455,6 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An operation-specific code: the request conflicts with the current state. */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,7 @@ export const subscriptionRequestExamples = {
   },
   get: { id: EXAMPLE_IDS.subscription },
   list: { pagination: { page_size: 20 } },
+  'list-status-history': { id: EXAMPLE_IDS.subscription, pagination: { page_size: 20 } },
   cancel: { id: EXAMPLE_IDS.subscription, mode: 'PERIOD_END', reason: 'CANCELLATION_REQUESTED', comment: 'Customer is moving to an annual contract.' },
   'delete-cancellation': { id: EXAMPLE_IDS.subscription },
   update: {
