@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { apiKeyRotationWorkflowId, TASK_QUEUE, webhookKeyRotationWorkflowId } from '../../domain/workflow-ids';
 import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { apiKeyRotationWorkflow, RotatedSecretKind, webhookKeyRotationWorkflow } from '../../workflows/secret-rotation';
@@ -38,5 +38,19 @@ export async function startSecretOverlapEnd(temporal: Client, kind: RotatedSecre
       args: [{ endpointId: ownerId, ...rest }],
       ...metadata,
     });
+  }
+}
+
+/**
+ * Cancels the overlap workflow of the rotation that issued `issuedSecretRecordId`, when the
+ * secrets it would revoke were revoked already (api-keys/revoke). None running (no rotation
+ * issued that secret, or its overlap ended) leaves nothing to do.
+ */
+export async function cancelSecretOverlapEnd(temporal: Client, kind: RotatedSecretKind, ownerId: string, issuedSecretRecordId: string): Promise<void> {
+  const workflowId = kind === 'apiKey' ? apiKeyRotationWorkflowId(ownerId, issuedSecretRecordId) : webhookKeyRotationWorkflowId(ownerId, issuedSecretRecordId);
+  try {
+    await temporal.workflow.getHandle(workflowId).cancel();
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }

@@ -1,0 +1,31 @@
+import type { Client } from '@temporalio/client';
+import { requireActiveApiKey } from '../../domain/api-key-status';
+import { ApiError } from '../../domain/errors';
+import type { Prisma } from '../../prisma/client';
+import { cancelSecretOverlapEnd } from '../workflows/secret-rotation';
+import { requireWithinCallerPermissions, type Caller } from './permission-ceiling';
+import { lockApiKey, newestSecretRecord, recordRevocation } from './repository';
+
+/**
+ * api-keys/revoke (docs/api-keys.md) in the caller's transaction: the key locked, so a rotation
+ * running at the same moment either ends before (its secrets are revoked too) or finds the key
+ * REVOKED; refused (403) when it holds a permission the caller does not, as rotate is; 422
+ * INCOMPATIBLE_STATUS once revoked. Every secret of the key is revoked at once.
+ */
+export async function revokeApiKey(deps: { now: () => Date }, tx: Prisma.TransactionClient, caller: Caller, input: { apiKeyId: string }) {
+  const target = await lockApiKey(tx, caller.accountId, input.apiKeyId);
+  if (!target) throw ApiError.notFound('API key', input.apiKeyId);
+  requireWithinCallerPermissions(caller, target.permissions, 'An API key cannot revoke a key holding permissions it does not hold itself.');
+  requireActiveApiKey(target, 'revoked');
+  return recordRevocation(tx, target.id, deps.now());
+}
+
+/**
+ * After the commit: the overlap workflow of the key's latest rotation ends now instead of
+ * sleeping out its period (up to 30 days) to revoke a secret already revoked. Should this not
+ * happen (a crash between), that workflow wakes, finds the secret revoked and does nothing.
+ */
+export async function endRevokedKeyRotation(deps: { db: Prisma.TransactionClient; temporal: Client }, apiKeyId: string): Promise<void> {
+  const newest = await newestSecretRecord(deps.db, apiKeyId);
+  if (newest) await cancelSecretOverlapEnd(deps.temporal, 'apiKey', apiKeyId, newest.id);
+}
