@@ -2,6 +2,7 @@ import { authenticate } from '../../api/auth/authenticate';
 import { SecretCache } from '../../api/auth/secret-cache';
 import { apiKeyRotationWorkflowId } from '../../domain/workflow-ids';
 import { usePlatform } from '../support/platform';
+import { waitFor } from '../webhooks/receiver';
 
 /**
  * api-keys/revoke (docs/api-keys.md, "revoke"), over HTTP against the real platform. The API
@@ -72,6 +73,8 @@ describe('api-keys/revoke', () => {
     expect(revoked.body.status).toBe('REVOKED');
     expect(await statusWith(key.secret, key.id)).toBe(401);
     expect(await statusWith(newSecret, key.id)).toBe(401);
+    // The cancellation is a request the workflow then acts on: it ends CANCELLED instead of sleeping out the hour.
+    await waitFor('the overlap workflow to end', async () => (await overlap.describe()).status.name !== 'RUNNING');
     expect((await overlap.describe()).status.name).toBe('CANCELLED');
 
     await platform.env.sleep('61 minutes');
