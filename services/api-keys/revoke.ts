@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { requireActiveApiKey } from '../../domain/api-key-status';
 import { ApiError } from '../../domain/errors';
 import type { Prisma } from '../../prisma/client';
-import { cancelSecretOverlapEnd } from '../workflows/secret-rotation';
+import { cancelApiKeyOverlapEnd } from '../workflows/secret-rotation';
 import { requireWithinCallerPermissions, type Caller } from './permission-ceiling';
 import { lockApiKey, newestSecretRecord, recordRevocation } from './repository';
 
@@ -29,7 +29,7 @@ export async function revokeApiKey(deps: { now: () => Date }, tx: Prisma.Transac
 export async function endRevokedKeyRotation(deps: { db: Prisma.TransactionClient; temporal: Client }, apiKeyId: string): Promise<void> {
   try {
     const newest = await newestSecretRecord(deps.db, apiKeyId);
-    if (newest) await cancelSecretOverlapEnd(deps.temporal, 'apiKey', apiKeyId, newest.id);
+    if (newest) await cancelApiKeyOverlapEnd(deps.temporal, apiKeyId, newest.id);
   } catch (error) {
     console.error(`api-keys/revoke: ${apiKeyId} is revoked; its overlap workflow, if any, was not cancelled and will end on its own: ${(error as Error).message}`);
   }

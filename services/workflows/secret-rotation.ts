@@ -42,14 +42,13 @@ export async function startSecretOverlapEnd(temporal: Client, kind: RotatedSecre
 }
 
 /**
- * Cancels the overlap workflow of the rotation that issued `issuedSecretRecordId`, when the
- * secrets it would revoke were revoked already (api-keys/revoke). None running (no rotation
+ * Cancels the overlap workflow of the API key rotation that issued `issuedSecretRecordId`, once
+ * the secrets it would revoke were revoked already (api-keys/revoke). None running (no rotation
  * issued that secret, or its overlap ended) leaves nothing to do.
  */
-export async function cancelSecretOverlapEnd(temporal: Client, kind: RotatedSecretKind, ownerId: string, issuedSecretRecordId: string): Promise<void> {
-  const workflowId = kind === 'apiKey' ? apiKeyRotationWorkflowId(ownerId, issuedSecretRecordId) : webhookKeyRotationWorkflowId(ownerId, issuedSecretRecordId);
+export async function cancelApiKeyOverlapEnd(temporal: Client, apiKeyId: string, issuedSecretRecordId: string): Promise<void> {
   try {
-    await temporal.workflow.getHandle(workflowId).cancel();
+    await temporal.workflow.getHandle(apiKeyRotationWorkflowId(apiKeyId, issuedSecretRecordId)).cancel();
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
