@@ -64,12 +64,27 @@ export function ApiKeysPage() {
               key.status === 'REVOKED' ? null : (
                 <>
                   {can('api-keys:rotate') ? (
-                    <button type="button" onClick={() => setRotating(key)} aria-label={`Rotate ${key.name}`}>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setRevoking(null);
+                        setRotating(key);
+                      }}
+                      aria-label={`Rotate ${key.name}`}
+                    >
                       Rotate
                     </button>
                   ) : null}
                   {can('api-keys:revoke') ? (
-                    <button type="button" className="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        setRotating(null);
+                        setRevoking(key);
+                      }}
+                      aria-label={`Revoke ${key.name}`}
+                    >
                       Revoke
                     </button>
                   ) : null}
