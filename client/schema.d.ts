@@ -78,6 +78,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/api-keys/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Extension of the spec (docs/api-keys.md). ACTIVE → REVOKED, for good: every secret of the key stops authenticating at once, the previous one of a rotation in progress included, and the rotation ends. A key may revoke itself. A key can revoke only keys whose permissions it holds all of itself: 403 PERMISSION_DENIED with `context.permissions` otherwise. Already REVOKED: 422 INCOMPATIBLE_STATUS with `context.status`. Emits no event (section 6.2 has none for API keys).
+         */
+        post: operations["api-keys-revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/customers/create": {
         parameters: {
             query?: never;
@@ -1299,6 +1319,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/send-test-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Extension of the spec (docs/webhooks.md, "Test events"). Records one WEBHOOK_TEST event, `data.webhook_endpoint_id`, for this endpoint only (whatever its event_types) and delivers it as every event is: signed, in the delivery log, retried, redeliverable. Returns its delivery, PENDING. 422 ENDPOINT_NOT_ACTIVE with `context.status` when the endpoint is not ACTIVE: nothing is sent to an INACTIVE or DISABLED endpoint.
+         */
+        post: operations["webhooks-send-test-event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/reports/create": {
         parameters: {
             query?: never;
@@ -1550,6 +1590,16 @@ export interface components {
             /** @description Empty for an account-level key, which reaches every channel. */
             channel_ids: string[];
             permissions: string[];
+            /**
+             * @description Beyond section 2.1: ACTIVE, or REVOKED for good by api-keys/revoke (docs/api-keys.md); a REVOKED key has no secret that authenticates.
+             * @enum {string}
+             */
+            status: "ACTIVE" | "REVOKED";
+            /**
+             * Format: date-time
+             * @description When api-keys/revoke revoked it.
+             */
+            revoked_at?: string;
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -2709,7 +2759,7 @@ export interface operations {
                     description?: string;
                     /** @description Channels the key is bound to. Leave out for an account-level key. */
                     channel_ids?: string[];
-                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver")[];
+                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event")[];
                 };
             };
         };
@@ -2732,6 +2782,16 @@ export interface operations {
                         /** @description Empty for an account-level key, which reaches every channel. */
                         channel_ids: string[];
                         permissions: string[];
+                        /**
+                         * @description Beyond section 2.1: ACTIVE, or REVOKED for good by api-keys/revoke (docs/api-keys.md); a REVOKED key has no secret that authenticates.
+                         * @enum {string}
+                         */
+                        status: "ACTIVE" | "REVOKED";
+                        /**
+                         * Format: date-time
+                         * @description When api-keys/revoke revoked it.
+                         */
+                        revoked_at?: string;
                         /**
                          * Format: date-time
                          * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -2886,7 +2946,7 @@ export interface operations {
                              * @description A permission `<resource>:<action>`; see docs/permissions.md.
                              * @enum {string}
                              */
-                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver";
+                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event";
                         };
                         created_at?: {
                             /** @constant */
@@ -3136,6 +3196,16 @@ export interface operations {
                         channel_ids: string[];
                         permissions: string[];
                         /**
+                         * @description Beyond section 2.1: ACTIVE, or REVOKED for good by api-keys/revoke (docs/api-keys.md); a REVOKED key has no secret that authenticates.
+                         * @enum {string}
+                         */
+                        status: "ACTIVE" | "REVOKED";
+                        /**
+                         * Format: date-time
+                         * @description When api-keys/revoke revoked it.
+                         */
+                        revoked_at?: string;
+                        /**
                          * Format: date-time
                          * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                          */
@@ -3198,6 +3268,7 @@ export interface operations {
             /**
              * @description The request conflicts with the current state:
              *
+             *     - `INCOMPATIBLE_STATUS`: The key is REVOKED: rotating would give it a working secret again; `context.status`.
              *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
              */
             422: {
@@ -3207,7 +3278,125 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_REUSED";
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "api-keys-revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "akey_01jdv3r1c5n8p2s6v9x3z7b4cd"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `akey_`. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The key is REVOKED already (revoking is final); `context.status`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -11983,6 +12172,124 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "ENDPOINT_NOT_ACTIVE" | "EVENT_OUTSIDE_ENDPOINT_CHANNEL" | "DELIVERY_IN_PROGRESS" | "NOTHING_TO_REDELIVER" | "REDELIVERY_NOT_STARTED" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-send-test-event": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "whep_01jdv42kb4e7h0m4q8t2y6a0b2"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `whep_`. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `ENDPOINT_NOT_ACTIVE`: The endpoint is INACTIVE or DISABLED, and nothing is sent to such an endpoint; `context.status`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "ENDPOINT_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;

@@ -37,9 +37,16 @@ export const EVENT_NAMES = [
  */
 export const OPT_IN_EVENT_NAMES = ['CreditNoteCreated', 'CreditNoteVoided'] as const;
 
-export type EventName = (typeof EVENT_NAMES)[number] | (typeof OPT_IN_EVENT_NAMES)[number];
+/**
+ * Events sent to one endpoint on request and never dispatched to subscribers, so no endpoint
+ * names them in its `event_types`: `WebhookTest` (`WEBHOOK_TEST`) of webhooks/send-test-event
+ * (docs/webhooks.md, "Test events").
+ */
+export const ON_REQUEST_EVENT_NAMES = ['WebhookTest'] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number] | (typeof OPT_IN_EVENT_NAMES)[number] | (typeof ON_REQUEST_EVENT_NAMES)[number];
 
 /** The wire `event_type`: `InvoiceDeleted` is `INVOICE_DELETED`, as the spec shows for three of them. */
 export const EVENT_TYPES: Record<EventName, string> = Object.fromEntries(
-  [...EVENT_NAMES, ...OPT_IN_EVENT_NAMES].map((name) => [name, eventTypeOf(name)]),
+  [...EVENT_NAMES, ...OPT_IN_EVENT_NAMES, ...ON_REQUEST_EVENT_NAMES].map((name) => [name, eventTypeOf(name)]),
 ) as Record<EventName, string>;

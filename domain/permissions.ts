@@ -4,7 +4,7 @@
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
  * cards), the routing-configs operations that create and publish versions, `invoices/refund`,
  * `invoices/preview`, the credit notes (docs/credit-notes.md), the catalogue (products, product-prices, coupons), and the webhooks delivery log
- * (`webhooks/list-deliveries`, `webhooks/redeliver`). Published in docs/permissions.md; a test keeps both in step
+ * (`webhooks/list-deliveries`, `webhooks/redeliver`), `api-keys/revoke` and `webhooks/send-test-event` (issue 19's dashboard). Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
 export const PERMISSIONS = [
@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   'api-keys:list',
   'api-keys:get',
   'api-keys:rotate',
+  'api-keys:revoke',
   'invoices:create',
   'invoices:update',
   'invoices:finalize',
@@ -78,6 +79,7 @@ export const PERMISSIONS = [
   'webhooks:rotate-key',
   'webhooks:list-deliveries',
   'webhooks:redeliver',
+  'webhooks:send-test-event',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

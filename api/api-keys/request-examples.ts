@@ -11,4 +11,5 @@ export const apiKeyRequestExamples = {
   list: { pagination: { page_size: 20 } },
   get: { id: EXAMPLE_IDS.apiKey },
   rotate: { id: EXAMPLE_IDS.apiKey, rotation_period: 3600 },
+  revoke: { id: EXAMPLE_IDS.apiKey },
 } satisfies ResourceRequestExamples<'api-keys'>;

@@ -2,6 +2,7 @@ import { router } from '../trpc';
 import { createApiKey } from './create';
 import { getApiKey } from './get';
 import { listApiKeys } from './list';
+import { revokeApiKey } from './revoke';
 import { rotateApiKey } from './rotate';
 
 export const apiKeysRouter = router({
@@ -9,4 +10,5 @@ export const apiKeysRouter = router({
   list: listApiKeys,
   get: getApiKey,
   rotate: rotateApiKey,
+  revoke: revokeApiKey,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_KEY_STATUSES, apiKeyStatus } from '../../domain/api-key-status';
 import { formatDateTime, formatOptionalDateTime } from '../../domain/datetime';
 import { PERMISSIONS } from '../../domain/permissions';
 import { dateTime, prefixedId } from '../common/schemas';
@@ -14,6 +15,10 @@ export const apiKeyObject = z
     rotate_at: dateTime.optional().meta({ description: 'When the overlap of the latest rotation ends and the previous secret stops working.' }),
     channel_ids: z.array(z.string()).meta({ description: 'Empty for an account-level key, which reaches every channel.' }),
     permissions: z.array(z.string()),
+    status: z.enum(API_KEY_STATUSES).meta({
+      description: 'Beyond section 2.1: ACTIVE, or REVOKED for good by api-keys/revoke (docs/api-keys.md); a REVOKED key has no secret that authenticates.',
+    }),
+    revoked_at: dateTime.optional().meta({ description: 'When api-keys/revoke revoked it.' }),
     created_at: dateTime,
     updated_at: dateTime,
   })
@@ -28,6 +33,7 @@ export interface ApiKeyRow {
   name: string;
   description: string | null;
   rotateAt: Date | null;
+  revokedAt: Date | null;
   permissions: string[];
   createdAt: Date;
   updatedAt: Date;
@@ -42,6 +48,8 @@ export function serializeApiKey(row: ApiKeyRow): ApiKeyObject {
     ...(row.rotateAt ? { rotate_at: formatOptionalDateTime(row.rotateAt) } : {}),
     channel_ids: row.channelIds,
     permissions: row.permissions,
+    status: apiKeyStatus(row),
+    ...(row.revokedAt ? { revoked_at: formatDateTime(row.revokedAt) } : {}),
     created_at: formatDateTime(row.createdAt),
     updated_at: formatDateTime(row.updatedAt),
   };

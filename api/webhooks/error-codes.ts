@@ -15,4 +15,7 @@ export const webhookErrorCodes = {
     NOTHING_TO_REDELIVER: 'Without `endpoint_id`: no ACTIVE endpoint has a delivery of the event; name one.',
     REDELIVERY_NOT_STARTED: 'Another redelivery claimed the same instant and this round could not start; retry (docs/webhooks.md).',
   },
+  'send-test-event': {
+    ENDPOINT_NOT_ACTIVE: 'The endpoint is INACTIVE or DISABLED, and nothing is sent to such an endpoint; `context.status`.',
+  },
 } satisfies ResourceErrorCodes<'webhooks'>;

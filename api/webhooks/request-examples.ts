@@ -19,4 +19,5 @@ export const webhookRequestExamples = {
     pagination: { page_size: 20 },
   },
   redeliver: { event_id: EXAMPLE_IDS.event, endpoint_id: EXAMPLE_IDS.webhookEndpoint },
+  'send-test-event': { id: EXAMPLE_IDS.webhookEndpoint },
 } satisfies ResourceRequestExamples<'webhooks'>;

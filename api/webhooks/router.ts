@@ -7,6 +7,7 @@ import { listWebhooks } from './list';
 import { patchWebhook } from './patch';
 import { redeliverWebhook } from './redeliver';
 import { rotateWebhookKey } from './rotate-key';
+import { sendTestWebhookEvent } from './send-test-event';
 
 export const webhooksRouter = router({
   create: createWebhook,
@@ -17,4 +18,5 @@ export const webhooksRouter = router({
   'rotate-key': rotateWebhookKey,
   'list-deliveries': listWebhookDeliveries,
   redeliver: redeliverWebhook,
+  'send-test-event': sendTestWebhookEvent,
 });

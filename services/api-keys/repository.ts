@@ -9,6 +9,7 @@ export const apiKeySelect = {
   name: true,
   description: true,
   rotateAt: true,
+  revokedAt: true,
   permissions: true,
   createdAt: true,
   updatedAt: true,
@@ -67,4 +68,18 @@ export async function lockApiKey(tx: Db, accountId: string, id: string) {
 /** The key as a rotation leaves it: `rotateAt` is when its previous secret stops working. */
 export function recordRotation(tx: Db, apiKeyId: string, rotateAt: Date, now: Date) {
   return tx.apiKey.update({ where: { id: apiKeyId }, data: { rotateAt, updatedAt: now }, select: apiKeySelect });
+}
+
+/**
+ * Revokes every secret of the key still valid, the one inside a rotation overlap included, and
+ * marks the key REVOKED; `rotateAt` goes with the overlap it announced.
+ */
+export async function recordRevocation(tx: Db, apiKeyId: string, now: Date) {
+  await tx.apiKeySecret.updateMany({ where: { apiKeyId, revokedAt: null }, data: { revokedAt: now } });
+  return tx.apiKey.update({ where: { id: apiKeyId }, data: { revokedAt: now, rotateAt: null, updatedAt: now }, select: apiKeySelect });
+}
+
+/** The secret the key's latest rotation issued: it names that rotation's overlap workflow. */
+export function newestSecretRecord(db: Db, apiKeyId: string) {
+  return db.apiKeySecret.findFirst({ where: { apiKeyId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
 }

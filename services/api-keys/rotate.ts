@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { requireActiveApiKey } from '../../domain/api-key-status';
 import { ApiError } from '../../domain/errors';
 import type { Prisma } from '../../prisma/client';
 import { rotateSecret } from '../secrets/rotation';
@@ -7,7 +8,8 @@ import { lockApiKey, recordRotation } from './repository';
 
 /**
  * api-keys/rotate (docs/api-keys.md) in the caller's transaction: the key locked, refused (403)
- * when it holds a permission the caller does not, its secret rotated and `rotateAt` recorded.
+ * when it holds a permission the caller does not, 422 INCOMPATIBLE_STATUS when it was revoked, its
+ * secret rotated and `rotateAt` recorded.
  */
 export async function rotateApiKeySecret(
   deps: { temporal: Client; now: () => Date },
@@ -22,6 +24,7 @@ export async function rotateApiKeySecret(
     target.permissions,
     'An API key cannot rotate a key holding permissions it does not hold itself: the new secret would hand them over.',
   );
+  requireActiveApiKey(target, 'rotated');
   const now = deps.now();
   const rotated = await rotateSecret(
     { tx, temporal: deps.temporal },

@@ -28,6 +28,18 @@ export async function visibleEndpoint(db: Db, scope: ChannelScope, id: string) {
   return row;
 }
 
+/**
+ * The endpoint, only while ACTIVE: the sender and every retry send to ACTIVE endpoints only, so
+ * redelivering or testing one that is not would queue what is never sent. 422 ENDPOINT_NOT_ACTIVE.
+ */
+export async function activeVisibleEndpoint(db: Db, scope: ChannelScope, id: string) {
+  const endpoint = await visibleEndpoint(db, scope, id);
+  if (endpoint.status !== 'ACTIVE') {
+    throw new ApiError('ENDPOINT_NOT_ACTIVE', `Webhook endpoint ${id} is ${endpoint.status}; patch it to ACTIVE first.`, { status: endpoint.status });
+  }
+  return endpoint;
+}
+
 /** As visibleEndpoint, holding the endpoint's row lock until the transaction ends. */
 export async function lockVisibleEndpoint(tx: Db, scope: ChannelScope, id: string) {
   await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${id} AND account_id = ${scope.accountId} FOR UPDATE`;

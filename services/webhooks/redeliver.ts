@@ -4,7 +4,7 @@ import { ApiError } from '../../domain/errors';
 import type { Prisma } from '../../prisma/client';
 import { startRedelivery } from '../workflows/webhook-delivery';
 import { deliverySelect } from './deliveries';
-import { endpointVisible, visibleEndpoint } from './endpoints';
+import { activeVisibleEndpoint, endpointVisible } from './endpoints';
 import { channelReceives, pendingDeliveryRow } from './fan-out';
 
 type Db = Prisma.TransactionClient;
@@ -67,10 +67,7 @@ export async function redeliverEvent({ tx, temporal }: { tx: Db; temporal: Clien
 }
 
 async function explicitTarget(tx: Db, scope: ChannelScope, id: string, eventChannelId: string | null): Promise<string> {
-  const endpoint = await visibleEndpoint(tx, scope, id);
-  if (endpoint.status !== 'ACTIVE') {
-    throw new ApiError('ENDPOINT_NOT_ACTIVE', `Webhook endpoint ${id} is ${endpoint.status}; patch it to ACTIVE first.`, { status: endpoint.status });
-  }
+  const endpoint = await activeVisibleEndpoint(tx, scope, id);
   if (!channelReceives(endpoint.channelId, eventChannelId)) {
     throw new ApiError('EVENT_OUTSIDE_ENDPOINT_CHANNEL', `Webhook endpoint ${id} receives events of channel ${endpoint.channelId} only.`);
   }

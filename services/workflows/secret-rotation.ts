@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { apiKeyRotationWorkflowId, TASK_QUEUE, webhookKeyRotationWorkflowId } from '../../domain/workflow-ids';
 import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { apiKeyRotationWorkflow, RotatedSecretKind, webhookKeyRotationWorkflow } from '../../workflows/secret-rotation';
@@ -38,5 +38,18 @@ export async function startSecretOverlapEnd(temporal: Client, kind: RotatedSecre
       args: [{ endpointId: ownerId, ...rest }],
       ...metadata,
     });
+  }
+}
+
+/**
+ * Cancels the overlap workflow of the API key rotation that issued `issuedSecretRecordId`, once
+ * the secrets it would revoke were revoked already (api-keys/revoke). None running (no rotation
+ * issued that secret, or its overlap ended) leaves nothing to do.
+ */
+export async function cancelApiKeyOverlapEnd(temporal: Client, apiKeyId: string, issuedSecretRecordId: string): Promise<void> {
+  try {
+    await temporal.workflow.getHandle(apiKeyRotationWorkflowId(apiKeyId, issuedSecretRecordId)).cancel();
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }

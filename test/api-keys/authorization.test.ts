@@ -175,7 +175,7 @@ describe('a key acts only on keys within its own permissions', () => {
   it('get and list: a weaker key sees a stronger key’s record, never anything secret', async () => {
     const owner = await ownerKey();
     const weak = await keyWith(['api-keys:get', 'api-keys:list']);
-    const recordFields = ['channel_ids', 'created_at', 'id', 'name', 'permissions', 'updated_at'];
+    const recordFields = ['channel_ids', 'created_at', 'id', 'name', 'permissions', 'status', 'updated_at'];
 
     const got = await platform.call('/v2/api-keys/get', { id: owner.id }, { secret: weak });
     expect(got.status).toBe(200);

@@ -27,7 +27,9 @@ describe('conventions of section 1', () => {
     expect(eventTypeOf('InvoiceDunningStarted')).toBe('INVOICE_DUNNING_STARTED');
     expect(eventTypeOf('SubscriptionCreated')).toBe('SUBSCRIPTION_CREATED');
     expect(EVENT_NAMES).toHaveLength(27);
-    expect(new Set(Object.values(EVENT_TYPES)).size).toBe(29);
+    // Section 6.2's 27, the two opt-in credit-note types and the test event sent on request.
+    expect(new Set(Object.values(EVENT_TYPES)).size).toBe(30);
     expect(EVENT_TYPES.CreditNoteCreated).toBe('CREDIT_NOTE_CREATED');
+    expect(EVENT_TYPES.WebhookTest).toBe('WEBHOOK_TEST');
   });
 });

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useFocusOnMount } from '../components/useFocusOnMount';
 import { PERMISSIONS } from '../../../domain/permissions';
 import type { ApiKey } from '../api/types';
@@ -28,6 +28,8 @@ export function ApiKeysPage() {
   const can = useCan();
   const channelName = useChannelName();
   const [rotating, setRotating] = useState<ApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [revokedName, setRevokedName] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<{ title: string; secret: string } | null>(null);
   const paged = usePaged<ApiKey>(KEYS, async (token) => {
     const page = await v2<Page<ApiKey>>('/v2/api-keys/list', { pagination: { page_size: 20, ...(token ? { next_page_token: token } : {}) } });
@@ -40,6 +42,7 @@ export function ApiKeysPage() {
         Keys authenticate calls to <code>/v2</code>. An account-level key reaches all channels; a bound key only its channels.
       </p>
       {revealed ? <SecretOnce {...revealed} onDone={() => setRevealed(null)} /> : null}
+      {revokedName ? <p role="status">{revokedName} is revoked: its secrets no longer authenticate.</p> : null}
       <PagedTable
         caption="API keys"
         paged={paged}
@@ -51,17 +54,42 @@ export function ApiKeysPage() {
           { header: 'Permissions', cell: (key) => <PermissionList permissions={key.permissions} /> },
           {
             header: 'Status',
-            cell: (key) => (key.rotate_at ? <RotationStatus until={key.rotate_at} /> : 'Active'),
+            cell: (key) =>
+              key.status === 'REVOKED' ? `Revoked ${dateTime(key.revoked_at)}` : key.rotate_at ? <RotationStatus until={key.rotate_at} /> : 'Active',
           },
           { header: 'Created', cell: (key) => dateTime(key.created_at) },
           {
             header: 'Actions',
             cell: (key) =>
-              can('api-keys:rotate') ? (
-                <button type="button" onClick={() => setRotating(key)} aria-label={`Rotate ${key.name}`}>
-                  Rotate
-                </button>
-              ) : null,
+              key.status === 'REVOKED' ? null : (
+                <>
+                  {can('api-keys:rotate') ? (
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setRevoking(null);
+                        setRotating(key);
+                      }}
+                      aria-label={`Rotate ${key.name}`}
+                    >
+                      Rotate
+                    </button>
+                  ) : null}
+                  {can('api-keys:revoke') ? (
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        setRotating(null);
+                        setRevoking(key);
+                      }}
+                      aria-label={`Revoke ${key.name}`}
+                    >
+                      Revoke
+                    </button>
+                  ) : null}
+                </>
+              ),
           },
         ]}
       />
@@ -72,6 +100,16 @@ export function ApiKeysPage() {
           onRotated={(secret) => {
             setRotating(null);
             setRevealed({ title: `New secret of ${rotating.name}`, secret });
+          }}
+        />
+      ) : null}
+      {revoking ? (
+        <RevokeKey
+          apiKey={revoking}
+          onCancel={() => setRevoking(null)}
+          onRevoked={() => {
+            setRevoking(null);
+            setRevokedName(revoking.name);
           }}
         />
       ) : null}
@@ -241,6 +279,48 @@ function RotateKey({ apiKey, onCancel, onRotated }: { apiKey: ApiKey; onCancel: 
         </button>
         <ErrorMessage error={rotate.error} />
       </form>
+    </section>
+  );
+}
+
+/**
+ * The confirmation before a revoke, which cannot be undone: focus moves to its heading, the
+ * first Tab reaches "Revoke key", Escape or "Cancel" closes it with nothing changed.
+ */
+function RevokeKey({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCancel: () => void; onRevoked: () => void }) {
+  const client = useQueryClient();
+  const headingRef = useFocusOnMount<HTMLHeadingElement>();
+  const revoke = useMutation({
+    mutationFn: () => v2<ApiKey>('/v2/api-keys/revoke', { id: apiKey.id }),
+    onSuccess: async () => {
+      onRevoked();
+      await client.invalidateQueries({ queryKey: KEYS });
+    },
+  });
+  return (
+    <section
+      aria-labelledby="revoke-key"
+      className="panel"
+      role="alertdialog"
+      aria-describedby="revoke-key-warning"
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key === 'Escape') onCancel();
+      }}
+    >
+      <h2 id="revoke-key" tabIndex={-1} ref={headingRef}>
+        Revoke {apiKey.name}?
+      </h2>
+      <p id="revoke-key-warning">
+        Every secret of this key stops working at once{apiKey.rotate_at ? ', the previous one of the rotation in progress too' : ''}. This cannot be
+        undone: calls made with it will be refused from now on.
+      </p>
+      <button type="button" className="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending}>
+        Revoke key
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <ErrorMessage error={revoke.error} />
     </section>
   );
 }

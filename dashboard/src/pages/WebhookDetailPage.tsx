@@ -29,6 +29,10 @@ export function WebhookDetailPage({ params }: { params: Record<string, string> }
     },
   });
   const [editing, setEditing] = useState<string[] | null>(null);
+  const sendTest = useMutation({
+    mutationFn: () => v2<Delivery>('/v2/webhooks/send-test-event', { id }),
+    onSuccess: refresh,
+  });
   const data = endpoint.data;
   return (
     <>
@@ -72,6 +76,24 @@ export function WebhookDetailPage({ params }: { params: Record<string, string> }
             </div>
           ) : null}
           <ErrorMessage error={patch.error} />
+          {can('webhooks:send-test-event') ? (
+            <section aria-labelledby="test-event">
+              <h2 id="test-event">Test event</h2>
+              {data.status === 'ACTIVE' ? (
+                <button type="button" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
+                  Send test event
+                </button>
+              ) : (
+                <p className="hint">Activate the endpoint to send it a test event: nothing is sent to an endpoint that is not active.</p>
+              )}
+              <ErrorMessage error={sendTest.error} />
+              {sendTest.data ? (
+                <p role="status">
+                  Test event {sendTest.data.event_id} ({sendTest.data.event_type}) queued: it appears in the delivery log below.
+                </p>
+              ) : null}
+            </section>
+          ) : null}
           {editing ? (
             <form
               onSubmit={(event: FormEvent) => {
