@@ -157,19 +157,16 @@ function CreateKey({ onCreated }: { onCreated: (name: string, secret: string) =>
   const me = useMe();
   const client = useQueryClient();
   const [name, setName] = useState('');
-  const [channelsText, setChannelsText] = useState('');
   const [channels, setChannels] = useState<string[]>([]);
   const [permissions, setPermissions] = useState<string[]>([]);
-  const known = me.account.channels;
   // The documented list, narrowed to what this user may grant: the server refuses the rest.
   const grantable = PERMISSIONS.filter((permission) => me.permissions.includes(permission));
   const create = useMutation({
     mutationFn: () => {
-      const channelIds = known ? channels : channelsText.split(/[\s,]+/).filter(Boolean);
       return v2<ApiKey & { secret: string }>('/v2/api-keys/create', {
         name,
         permissions,
-        ...(channelIds.length > 0 ? { channel_ids: channelIds } : {}),
+        ...(channels.length > 0 ? { channel_ids: channels } : {}),
       });
     },
     onSuccess: async (created) => {
@@ -177,7 +174,6 @@ function CreateKey({ onCreated }: { onCreated: (name: string, secret: string) =>
       setName('');
       setPermissions([]);
       setChannels([]);
-      setChannelsText('');
       await client.invalidateQueries({ queryKey: KEYS });
     },
   });
@@ -192,25 +188,15 @@ function CreateKey({ onCreated }: { onCreated: (name: string, secret: string) =>
       <form onSubmit={submit}>
         <label htmlFor="key-name">Name</label>
         <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-        {known ? (
-          <fieldset>
-            <legend>Channels (none: all channels)</legend>
-            {known.map((channel) => (
-              <label key={channel.id} className="check">
-                <input type="checkbox" checked={channels.includes(channel.id)} onChange={(e) => setChannels(toggle(channels, channel.id, e.target.checked))} />
-                {channel.name}
-              </label>
-            ))}
-          </fieldset>
-        ) : (
-          <>
-            <label htmlFor="key-channels">Channel ids (empty: all channels)</label>
-            <input id="key-channels" value={channelsText} onChange={(e) => setChannelsText(e.target.value)} aria-describedby="key-channels-hint" />
-            <p id="key-channels-hint" className="hint">
-              Separate several ids with commas.
-            </p>
-          </>
-        )}
+        <fieldset>
+          <legend>Channels (none: all channels)</legend>
+          {me.account.channels.map((channel) => (
+            <label key={channel.id} className="check">
+              <input type="checkbox" checked={channels.includes(channel.id)} onChange={(e) => setChannels(toggle(channels, channel.id, e.target.checked))} />
+              {channel.name}
+            </label>
+          ))}
+        </fieldset>
         <fieldset>
           <legend>Permissions</legend>
           <div className="permission-grid">
