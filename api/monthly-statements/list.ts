@@ -31,6 +31,7 @@ export const listMonthlyStatements = authorizedProcedure
         : {}),
       ...(filters.uploaded_at ? { uploadedAt: dateTimeCondition(filters.uploaded_at) } : {}),
     };
+    const now = ctx.now();
     return paginate(
       input.pagination,
       requestHash('monthly-statements/list', filters),
@@ -41,6 +42,6 @@ export const listMonthlyStatements = authorizedProcedure
           take,
           select: monthlyStatementSelect,
         }),
-      serializeMonthlyStatement,
+      (row) => serializeMonthlyStatement(row, now),
     );
   });
