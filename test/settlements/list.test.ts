@@ -1,11 +1,9 @@
-import { Readable } from 'node:stream';
-import { fileStorageFromEnv } from '../../activities/storage/config';
-import { newId } from '../../domain/ids';
 import { settlementFileDownloadName, settlementFileKey } from '../../domain/settlement-files';
 import { storedFileUrl } from '../../api/files/stored-file-url';
 import { createAccount, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';
 import { usePlatform } from '../support/platform';
+import { storedSettlement, type SettlementData } from './fixtures';
 
 const platform = usePlatform();
 const list = (body: unknown, secret?: string) => platform.call('/v2/settlements/list', body, secret ? { secret } : {});
@@ -15,41 +13,8 @@ const ids: Record<string, string> = {};
 let leA: string;
 let leB: string;
 
-/** A settlement as the nightly run leaves it; `stored` files are written to FileStorage and SUCCEEDED. */
-async function settlement(
-  name: string,
-  s: { accountId?: string; legalEntityId: string; currency: string; day: string; amount: number; stored: boolean },
-): Promise<void> {
-  const id = newId('settlement');
-  const now = new Date();
-  const day = new Date(`${s.day}T00:00:00Z`);
-  await platform.db.settlement.create({
-    data: {
-      id,
-      accountId: s.accountId ?? platform.accountId,
-      legalEntityId: s.legalEntityId,
-      provider: 'sandbox-alpha',
-      providerSettlementId: `sandbox-alpha_stl_${s.day.replace(/-/g, '')}_${name}`,
-      currency: s.currency,
-      amount: s.amount,
-      grossAmount: s.amount,
-      refundedAmount: 0,
-      feeAmount: 0,
-      settlementDate: day,
-      periodFrom: new Date(day.getTime() - 86_400_000),
-      periodTo: new Date(day.getTime() - 86_400_000),
-      createdAt: now,
-      updatedAt: now,
-    },
-  });
-  for (const type of ['SETTLEMENT', 'FINANCIAL_ENTRIES'] as const) {
-    const key = settlementFileKey(id, type);
-    if (s.stored) await fileStorageFromEnv().write(key, Readable.from([`record_type,settlement_id\r\n${type},${id}\r\n`]));
-    await platform.db.settlementFile.create({
-      data: { id: newId('settlementFile'), settlementId: id, type, status: s.stored ? 'SUCCEEDED' : 'PROCESSING', storageKey: s.stored ? key : null, createdAt: now, updatedAt: now },
-    });
-  }
-  ids[name] = id;
+async function settlement(name: string, s: Omit<SettlementData, 'accountId'> & { accountId?: string }): Promise<void> {
+  ids[name] = await storedSettlement(platform.db, { accountId: platform.accountId, ...s });
 }
 
 beforeAll(async () => {
