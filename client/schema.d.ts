@@ -1396,7 +1396,7 @@ export interface paths {
         put?: never;
         /**
          * List monthly statements, newest first
-         * @description Statements the payment providers issued per legal entity, currency and month (docs/monthly-statements.md).
+         * @description Statements the payment providers issued per legal entity, currency and month, each with its CSV in `files` (an extension: `download_url` once uploaded, valid for 15 minutes; docs/monthly-statements.md).
          */
         post: operations["monthly-statements-list"];
         delete?: never;

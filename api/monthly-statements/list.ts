@@ -14,7 +14,8 @@ export const listMonthlyStatements = authorizedProcedure
   .meta(
     operation('monthly-statements/list', {
       summary: 'List monthly statements, newest first',
-      description: 'Statements the payment providers issued per legal entity, currency and month (docs/monthly-statements.md).',
+      description:
+        'Statements the payment providers issued per legal entity, currency and month, each with its CSV in `files` (an extension: `download_url` once uploaded, valid for 15 minutes; docs/monthly-statements.md).',
       accountLevelOnly: true,
     }),
   )

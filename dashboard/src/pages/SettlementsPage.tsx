@@ -53,7 +53,7 @@ export function SettlementsPage() {
         columns={[
           { header: 'Settlement date', cell: (row) => row.settlement_date },
           { header: 'Amount', cell: (row) => money(row.amount, row.currency) },
-          { header: 'Period', cell: (row) => `${row.period_from ?? '—'} – ${row.period_to ?? '—'}` },
+          { header: 'Period', cell: (row) => (row.period_from === row.period_to ? (row.period_from ?? '—') : `${row.period_from ?? '—'} – ${row.period_to ?? '—'}`) },
           { header: 'Legal entity', cell: (row) => row.legal_entity_id },
           { header: 'Provider', cell: (row) => `${row.provider} ${row.provider_settlement_id ?? ''}` },
           { header: 'Files', cell: (row) => <FileLinks files={row.files} label={row.id} /> },
