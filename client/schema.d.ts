@@ -129,7 +129,7 @@ export interface paths {
         put?: never;
         /**
          * List customers, newest first
-         * @description Customers of the key’s channels, or of `channel_id` alone.
+         * @description Customers of the key’s channels, or of `channel_id` alone. `filters.name` (a name prefix) is an extension of the spec (docs/customers.md).
          */
         post: operations["customers-list"];
         delete?: never;

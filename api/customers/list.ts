@@ -38,7 +38,7 @@ export const listCustomers = authorizedProcedure
   .meta(
     operation('customers/list', {
       summary: 'List customers, newest first',
-      description: 'Customers of the key’s channels, or of `channel_id` alone.',
+      description: 'Customers of the key’s channels, or of `channel_id` alone. `filters.name` (a name prefix) is an extension of the spec (docs/customers.md).',
     }),
   )
   .input(listCustomersRequest)
