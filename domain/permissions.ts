@@ -62,6 +62,7 @@ export const PERMISSIONS = [
   'antifraud-lists:list-item',
   'monthly-statements:list',
   'settlements:get',
+  'settlements:list',
   'reports:create',
   'reports:download',
   'reports:list',

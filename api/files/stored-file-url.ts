@@ -3,7 +3,7 @@ import { publicUrl, urlSigningKey } from '../../services/files/config';
 
 /**
  * Signed, expiring links to files in FileStorage (docs/reports.md, "Stored-file links"): report
- * CSVs, settlement files. The storage key is the path after `/files/stored/`; the download
+ * CSVs, settlement and monthly statement files. The storage key is the path after `/files/stored/`; the download
  * name travels in the query and is signed with the path, so neither can be changed.
  */
 

@@ -14,7 +14,8 @@ export const listMonthlyStatements = authorizedProcedure
   .meta(
     operation('monthly-statements/list', {
       summary: 'List monthly statements, newest first',
-      description: 'Statements the payment providers issued per legal entity, currency and month (docs/monthly-statements.md).',
+      description:
+        'Statements the payment providers issued per legal entity, currency and month, each with its CSV in `files` (an extension: `download_url` once uploaded, valid for 15 minutes; docs/monthly-statements.md).',
       accountLevelOnly: true,
     }),
   )
@@ -31,6 +32,7 @@ export const listMonthlyStatements = authorizedProcedure
         : {}),
       ...(filters.uploaded_at ? { uploadedAt: dateTimeCondition(filters.uploaded_at) } : {}),
     };
+    const now = ctx.now();
     return paginate(
       input.pagination,
       requestHash('monthly-statements/list', filters),
@@ -41,6 +43,6 @@ export const listMonthlyStatements = authorizedProcedure
           take,
           select: monthlyStatementSelect,
         }),
-      serializeMonthlyStatement,
+      (row) => serializeMonthlyStatement(row, now),
     );
   });

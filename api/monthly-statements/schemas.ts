@@ -5,9 +5,14 @@ import { dateTimeRangeFilter, valueFilter } from '../common/filters';
 import { paginationRequest, paginationResponse } from '../common/pagination';
 import { dateTime, prefixedId } from '../common/schemas';
 import { currency } from '../customers/schemas';
-import { date } from '../settlements/schemas';
+import { MONTHLY_STATEMENT_FILE_TYPES, monthlyStatementDownloadName } from '../../domain/monthly-statement-files';
+import { storedFileEntry } from '../files/stored-file-entry';
+import { date, SETTLEMENT_DOWNLOAD_TTL_SECONDS, storedFileObject } from '../settlements/schemas';
 
-/** Section 2.6. */
+/**
+ * Section 2.6, plus `files` (an added response field, non-breaking by section 9.3): the
+ * statement's CSV in the shape section 2.7 gives settlement files (docs/monthly-statements.md).
+ */
 export const monthlyStatementObject = z
   .object({
     id: z.string(),
@@ -20,6 +25,10 @@ export const monthlyStatementObject = z
     uploaded_at: dateTime.optional(),
     created_at: dateTime,
     updated_at: dateTime,
+    files: z.array(storedFileObject(z.enum(MONTHLY_STATEMENT_FILE_TYPES))).meta({
+      description:
+        'An extension of section 2.6: the statement’s CSV, `PROCESSING` until the provider uploaded it, then `SUCCEEDED` with a `download_url` (docs/monthly-statements.md).',
+    }),
   })
   .meta({ id: 'MonthlyStatement' });
 
@@ -63,6 +72,7 @@ export const monthlyStatementSelect = {
   periodFrom: true,
   periodTo: true,
   uploadedAt: true,
+  storageKey: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -76,11 +86,12 @@ export interface MonthlyStatementRow {
   periodFrom: Date | null;
   periodTo: Date | null;
   uploadedAt: Date | null;
+  storageKey: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export function serializeMonthlyStatement(row: MonthlyStatementRow): MonthlyStatementObject {
+export function serializeMonthlyStatement(row: MonthlyStatementRow, now: Date): MonthlyStatementObject {
   return {
     id: row.id,
     ...(row.providerStatementId !== null ? { provider_statement_id: row.providerStatementId } : {}),
@@ -92,5 +103,18 @@ export function serializeMonthlyStatement(row: MonthlyStatementRow): MonthlyStat
     ...(row.uploadedAt ? { uploaded_at: formatDateTime(row.uploadedAt) } : {}),
     created_at: formatDateTime(row.createdAt),
     updated_at: formatDateTime(row.updatedAt),
+    // The upload stores the file and sets uploaded_at in one update: a stored file is an uploaded one.
+    files: [
+      storedFileEntry(
+        {
+          type: 'MONTHLY_STATEMENT' as const,
+          status: row.uploadedAt && row.storageKey ? ('SUCCEEDED' as const) : ('PROCESSING' as const),
+          storageKey: row.storageKey,
+          downloadName: monthlyStatementDownloadName(row.id),
+        },
+        now,
+        SETTLEMENT_DOWNLOAD_TTL_SECONDS,
+      ),
+    ],
   };
 }

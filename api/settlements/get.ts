@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import { byIdRequest } from '../common/schemas';
 import { authorizedProcedure, operation } from '../trpc';
-import { serializeSettlement, settlementObject } from './schemas';
+import { serializeSettlement, settlementInclude, settlementObject } from './schemas';
 
 export const getSettlement = authorizedProcedure
   .meta(
@@ -17,7 +17,7 @@ export const getSettlement = authorizedProcedure
   .query(async ({ ctx, input }) => {
     const row = await ctx.db.settlement.findFirst({
       where: { id: input.id, accountId: ctx.principal.accountId },
-      include: { files: { select: { type: true, status: true, storageKey: true } } },
+      include: settlementInclude,
     });
     if (!row) throw ApiError.notFound('Settlement', input.id);
     return serializeSettlement(row, ctx.now());

@@ -10,12 +10,24 @@ import {
   type SettlementFileType,
 } from '../../domain/settlement-files';
 import { dateTime } from '../common/schemas';
-import { storedFileUrl } from '../files/stored-file-url';
+import { storedFileEntry } from '../files/stored-file-entry';
 
 /** 15 minutes: long enough to fetch both files of a settlement, short enough not to be shared. */
 export const SETTLEMENT_DOWNLOAD_TTL_SECONDS = 15 * 60;
 
 export const date = z.iso.date().meta({ description: 'A UTC calendar date, YYYY-MM-DD.' });
+
+/** A `files` entry as section 2.7 gives settlements; monthly statements use the same shape (docs/monthly-statements.md). */
+export function storedFileObject<Type extends z.ZodType<string, string>>(type: Type) {
+  return z.object({
+    type,
+    status: z.enum(SETTLEMENT_FILE_STATUSES),
+    download_url: z
+      .string()
+      .optional()
+      .meta({ description: `Only when SUCCEEDED: a signed link valid for ${SETTLEMENT_DOWNLOAD_TTL_SECONDS / 60} minutes.` }),
+  });
+}
 
 /** Section 2.7. */
 export const settlementObject = z
@@ -31,16 +43,7 @@ export const settlementObject = z
     period_to: date.optional(),
     created_at: dateTime,
     updated_at: dateTime,
-    files: z.array(
-      z.object({
-        type: z.enum(SETTLEMENT_FILE_TYPES),
-        status: z.enum(SETTLEMENT_FILE_STATUSES),
-        download_url: z
-          .string()
-          .optional()
-          .meta({ description: `Only when SUCCEEDED: a signed link valid for ${SETTLEMENT_DOWNLOAD_TTL_SECONDS / 60} minutes.` }),
-      }),
-    ),
+    files: z.array(storedFileObject(z.enum(SETTLEMENT_FILE_TYPES))),
   })
   .meta({ id: 'Settlement' });
 
@@ -80,12 +83,31 @@ export function serializeSettlement(row: SettlementRow, now: Date): SettlementOb
       .sort((a, b) => FILE_ORDER.indexOf(a.type) - FILE_ORDER.indexOf(b.type))
       .map((file) => {
         const type = file.type as SettlementFileType;
-        const status = file.status as SettlementFileStatus;
-        const url =
-          status === 'SUCCEEDED' && file.storageKey
-            ? storedFileUrl(file.storageKey, settlementFileDownloadName(row.id, type), now, SETTLEMENT_DOWNLOAD_TTL_SECONDS)
-            : undefined;
-        return { type, status, ...(url ? { download_url: url } : {}) };
+        return storedFileEntry(
+          { type, status: file.status as SettlementFileStatus, storageKey: file.storageKey, downloadName: settlementFileDownloadName(row.id, type) },
+          now,
+          SETTLEMENT_DOWNLOAD_TTL_SECONDS,
+        );
       }),
   };
 }
+
+/** What settlements/get and settlements/list read: the row and its files. */
+export const settlementInclude = { files: { select: { type: true, status: true, storageKey: true } } } as const;
+
+/**
+ * A date RANGE: `from` and `to` UTC dates, both inclusive, at least one of them; `from` not
+ * after `to` (docs/settlements.md, "settlements/list").
+ */
+export const dateRangeFilter = z.strictObject({
+  operator: z.literal('RANGE'),
+  value: z
+    .strictObject({ from: date.optional(), to: date.optional() })
+    .refine((range) => range.from !== undefined || range.to !== undefined, { message: 'Give `from`, `to` or both.', params: { type: 'REQUIRED' } })
+    .refine((range) => range.from === undefined || range.to === undefined || range.from <= range.to, {
+      message: '`from` must not be after `to`.',
+      params: { type: 'RANGE' },
+      path: ['to'],
+    })
+    .meta({ anyOf: [{ required: ['from'] }, { required: ['to'] }] }),
+});

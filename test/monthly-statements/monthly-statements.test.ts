@@ -1,6 +1,7 @@
 import { text } from 'node:stream/consumers';
 import Papa from 'papaparse';
 import { fileStorageFromEnv } from '../../activities/storage/config';
+import { storedFileUrl } from '../../api/files/stored-file-url';
 import { newId } from '../../domain/ids';
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import { createAccount, createOperatorApiKey } from '../../scripts/operator/accounts';
@@ -67,6 +68,7 @@ describe('issuing the statements of a month', () => {
       uploaded_at: expect.stringMatching(stamp),
       created_at: expect.stringMatching(stamp),
       updated_at: expect.stringMatching(stamp),
+      files: [{ type: 'MONTHLY_STATEMENT', status: 'SUCCEEDED', download_url: expect.stringContaining('/files/stored/monthly-statements/') }],
     });
     const expected = [statement('sandbox-alpha', leA, 'EUR'), statement('sandbox-alpha', leA, 'USD'), statement('sandbox-beta', leB, 'EUR')];
     expect(items).toEqual(expected);
@@ -112,6 +114,45 @@ describe('issuing the statements of a month', () => {
       ['DAY', String(1_500 - 74)],
       ['TOTAL', String(1_500 - 74)],
     ]);
+  });
+});
+
+describe('the statement file in `files` (an extension, docs/monthly-statements.md)', () => {
+  it('links an uploaded statement’s CSV for 15 minutes, as settlement files are linked', async () => {
+    const row = await platform.db.monthlyStatement.findFirstOrThrow({ where: { provider: 'sandbox-alpha', legalEntityId: leA, currency: 'EUR', periodFrom: new Date('2026-02-01T00:00:00Z') } });
+    const item = (await list({})).body.items.find((i: { id: string }) => i.id === row.id);
+    expect(item.files).toEqual([
+      { type: 'MONTHLY_STATEMENT', status: 'SUCCEEDED', download_url: expect.stringContaining(`/files/stored/monthly-statements/${row.id}/statement.csv?filename=${row.id}-statement.csv&`) },
+    ]);
+    const url = new URL(item.files[0].download_url);
+    const now = Math.floor(Date.now() / 1000);
+    expect(Number(url.searchParams.get('expires'))).toBeGreaterThan(now + 14 * 60);
+    expect(Number(url.searchParams.get('expires'))).toBeLessThanOrEqual(now + 15 * 60);
+
+    const downloaded = await fetch(url);
+    expect(downloaded.status).toBe(200);
+    expect(downloaded.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(downloaded.headers.get('content-disposition')).toBe(`attachment; filename="${row.id}-statement.csv"`);
+    const rows = Papa.parse<Record<string, string>>(await downloaded.text(), { header: true, skipEmptyLines: true }).data;
+    expect(rows).toEqual(await statementCsv(row.storageKey!));
+    expect(rows.at(-1)).toMatchObject({ record_type: 'TOTAL', statement_id: row.id, net_amount: '11092' });
+
+    // The same link handed out 16 minutes ago has expired.
+    const stale = storedFileUrl(row.storageKey!, `${row.id}-statement.csv`, new Date(Date.now() - 16 * 60_000), 15 * 60)!;
+    const expired = await fetch(stale);
+    expect(expired.status).toBe(403);
+    expect(((await expired.json()) as { context: unknown }).context).toEqual({ expired_at: expect.any(String) });
+  });
+
+  it('is PROCESSING without a link until the statement is uploaded', async () => {
+    const row = await platform.db.monthlyStatement.findFirstOrThrow({ where: { legalEntityId: leA, currency: 'USD' } });
+    await platform.db.monthlyStatement.update({ where: { id: row.id }, data: { uploadedAt: null, storageKey: null } });
+    const pending = (await list({ filters: { currency: { operator: 'EQ', value: 'USD' } } })).body.items;
+    expect(pending.map((i: { id: string; files: unknown }) => [i.id, i.files])).toEqual([[row.id, [{ type: 'MONTHLY_STATEMENT', status: 'PROCESSING' }]]]);
+    expect(await issue('2026-02')).toEqual({ month: '2026-02', uploaded: 1 });
+    const uploaded = (await list({ filters: { currency: { operator: 'EQ', value: 'USD' } } })).body.items;
+    expect(uploaded[0].files).toEqual([{ type: 'MONTHLY_STATEMENT', status: 'SUCCEEDED', download_url: expect.stringContaining(`/${row.id}/statement.csv?`) }]);
+    expect((await fetch(uploaded[0].files[0].download_url)).status).toBe(200);
   });
 });
 
@@ -166,7 +207,8 @@ describe('monthly-statements/list filters (section 4.7)', () => {
     expect(await idsOf(undefined)).toEqual(newestFirst('febAEur', 'febAUsd', 'febBEur', 'janAEur', 'marCGbp', 'noPeriod'));
     const res = await list({ filters: { legal_entity_id: { operator: 'EQ', value: leB }, currency: { operator: 'EQ', value: 'EUR' } } });
     const bare = res.body.items.find((item: { id: string }) => item.id === ids.noPeriod);
-    expect(Object.keys(bare).sort()).toEqual(['created_at', 'currency', 'id', 'legal_entity_id', 'provider', 'updated_at']);
+    expect(Object.keys(bare).sort()).toEqual(['created_at', 'currency', 'files', 'id', 'legal_entity_id', 'provider', 'updated_at']);
+    expect(bare.files).toEqual([{ type: 'MONTHLY_STATEMENT', status: 'PROCESSING' }]);
   });
 
   it('legal_entity_id: EQ, NEQ, IN as a comma-separated string or an array', async () => {

@@ -1,10 +1,12 @@
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
+import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import { createActivities, type Activities } from '../../activities';
 import { fileStorageFromEnv } from '../../activities/storage/config';
 import type { FileStorage } from '../../activities/storage/file-storage';
 import { newId } from '../../domain/ids';
+import { settlementFileKey } from '../../domain/settlement-files';
 import type { Database } from '../../prisma/client';
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import { createLegalEntity, assignLegalEntity } from '../../scripts/operator/legal-entities';
@@ -167,4 +169,50 @@ export function storageFailing(fails: (key: string, writes: readonly string[]) =
     },
   };
   return { storage, writes };
+}
+
+export interface SettlementData {
+  accountId: string;
+  legalEntityId: string;
+  currency: string;
+  /** The settlement date; the period is the day before. */
+  day: string;
+  amount: number;
+  /** Both files written to FileStorage and SUCCEEDED; otherwise both PROCESSING. */
+  stored: boolean;
+}
+
+/** A settlement as the nightly run leaves it, written directly (for lists, without running the day). */
+export async function storedSettlement(db: Database, s: SettlementData): Promise<string> {
+  const id = newId('settlement');
+  const now = new Date();
+  const day = new Date(`${s.day}T00:00:00Z`);
+  const before = new Date(day.getTime() - 86_400_000);
+  await db.settlement.create({
+    data: {
+      id,
+      accountId: s.accountId,
+      legalEntityId: s.legalEntityId,
+      provider: 'sandbox-alpha',
+      providerSettlementId: `sandbox-alpha_stl_${s.day.replace(/-/g, '')}_${id.slice(-12)}`,
+      currency: s.currency,
+      amount: s.amount,
+      grossAmount: s.amount,
+      refundedAmount: 0,
+      feeAmount: 0,
+      settlementDate: day,
+      periodFrom: before,
+      periodTo: before,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  for (const type of ['SETTLEMENT', 'FINANCIAL_ENTRIES'] as const) {
+    const key = settlementFileKey(id, type);
+    if (s.stored) await fileStorageFromEnv().write(key, Readable.from([`record_type,settlement_id\r\n${type},${id}\r\n`]));
+    await db.settlementFile.create({
+      data: { id: newId('settlementFile'), settlementId: id, type, status: s.stored ? 'SUCCEEDED' : 'PROCESSING', storageKey: s.stored ? key : null, createdAt: now, updatedAt: now },
+    });
+  }
+  return id;
 }

@@ -9,26 +9,40 @@ import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
 import { Link, navigate } from '../router';
 
-type SearchBy = 'email' | 'merchant_customer_id' | 'id';
+type SearchBy = 'any' | 'email' | 'name' | 'merchant_customer_id' | 'id';
+
+/** "Any" reads the text: a `cust_` id opens that customer, an `@` searches e-mails, anything else names. */
+function searchKind(by: SearchBy, text: string): Exclude<SearchBy, 'any'> {
+  if (by !== 'any') return by;
+  if (/^cust_\S+$/.test(text)) return 'id';
+  return text.includes('@') ? 'email' : 'name';
+}
+
+function customerFilters(by: Exclude<SearchBy, 'any' | 'id'>, value: string) {
+  switch (by) {
+    case 'email':
+      return { email: { operator: 'CONTAINS', value } };
+    case 'name':
+      return { name: { operator: 'STARTS_WITH', value } };
+    case 'merchant_customer_id':
+      return { merchant_customer_id: { operator: 'EQ', value } };
+  }
+}
 
 export function CustomersPage() {
-  const [by, setBy] = useState<SearchBy>('email');
+  const [by, setBy] = useState<SearchBy>('any');
   const [text, setText] = useState('');
-  const [search, setSearch] = useState<{ by: SearchBy; text: string }>({ by: 'email', text: '' });
-  const paged = usePaged<Customer>(['customers', search], async (token) => {
-    const value = search.text.trim();
-    const filters =
-      value === ''
-        ? {}
-        : search.by === 'email'
-          ? { email: { operator: 'CONTAINS', value } }
-          : { merchant_customer_id: { operator: 'EQ', value } };
-    return pageOf(await v2<Page<Customer>>('/v2/customers/list', listBody(token, filters)));
-  });
+  const [search, setSearch] = useState<{ by: Exclude<SearchBy, 'any' | 'id'>; text: string } | undefined>(undefined);
+  const paged = usePaged<Customer>(['customers', search], async (token) =>
+    pageOf(await v2<Page<Customer>>('/v2/customers/list', listBody(token, search ? customerFilters(search.by, search.text) : {}))),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (by === 'id' && text.trim() !== '') navigate(`/customers/${encodeURIComponent(text.trim())}`);
-    else setSearch({ by, text });
+    const value = text.trim();
+    const kind = searchKind(by, value);
+    if (value === '') setSearch(undefined);
+    else if (kind === 'id') navigate(`/customers/${encodeURIComponent(value)}`);
+    else setSearch({ by: kind, text: value });
   };
   return (
     <>
@@ -36,7 +50,9 @@ export function CustomersPage() {
       <form role="search" onSubmit={submit} className="inline">
         <label htmlFor="customer-search-by">Search by</label>
         <select id="customer-search-by" value={by} onChange={(e) => setBy(e.target.value as SearchBy)}>
+          <option value="any">E-mail, name or customer id</option>
           <option value="email">E-mail (contains)</option>
+          <option value="name">Name (starts with)</option>
           <option value="merchant_customer_id">Your customer id</option>
           <option value="id">Customer id</option>
         </select>

@@ -1,5 +1,6 @@
 import type { MonthlyStatement } from '../api/types';
 import { v2, type Page } from '../api/v2';
+import { FileLinks } from '../components/FileLinks';
 import { dateTime } from '../components/format';
 import { listBody, pageOf } from '../components/listBody';
 import { PageHeading } from '../components/PageHeading';
@@ -13,7 +14,7 @@ export function MonthlyStatementsPage() {
   return (
     <>
       <PageHeading title="Monthly statements">Monthly statements</PageHeading>
-      <p>The API lists statements without a file link (section 2.6); operators hand out the files (docs/monthly-statements.md).</p>
+      <p className="hint">Each statement’s CSV can be downloaded once the provider uploaded it; links are valid for 15 minutes.</p>
       <PagedTable
         caption="Monthly statements"
         paged={paged}
@@ -25,6 +26,7 @@ export function MonthlyStatementsPage() {
           { header: 'Currency', cell: (row) => row.currency ?? '—' },
           { header: 'Provider', cell: (row) => `${row.provider} ${row.provider_statement_id ?? ''}` },
           { header: 'Uploaded', cell: (row) => dateTime(row.uploaded_at) },
+          { header: 'File', cell: (row) => <FileLinks files={row.files} label={row.id} /> },
         ]}
       />
     </>
