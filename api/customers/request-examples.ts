@@ -23,7 +23,7 @@ export const customerRequestExamples = {
     metadata: { signup_source: 'web-shop' },
   },
   get: { id: EXAMPLE_IDS.customer },
-  list: { filters: { status: { operator: 'EQ', value: 'ACTIVE' } }, pagination: { page_size: 20 } },
+  list: { filters: { status: { operator: 'EQ', value: 'ACTIVE' }, name: { operator: 'STARTS_WITH', value: 'Schmidt' } }, pagination: { page_size: 20 } },
   update,
   patch: update,
 } satisfies ResourceRequestExamples<'customers'>;
