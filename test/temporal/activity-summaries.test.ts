@@ -74,6 +74,7 @@ describe('current details of long waits', () => {
       return now.includes('Waiting') ? now : undefined;
     });
     expect(details).toBe(`Subscription ${subscription.id} for ${customerId} — EUR 10.00 monthly\n\nWaiting until ${formatDateTime(new Date(subscription.next_billing_at ?? startsAt))} to bill cycle 1`);
+    expect(await scheduled(handle)).toEqual([{ activity: 'loadSubscription', summary: `Load ${subscription.id}` }]);
   });
 
   it('an invoice in dunning says when it is charged again, which attempt of how many', async () => {
@@ -87,6 +88,11 @@ describe('current details of long waits', () => {
       return now.startsWith('Waiting') ? now : undefined;
     });
     expect(details).toMatch(new RegExp(`^Waiting until \\d{4}-\\d\\d-\\d\\dT[\\d:.]{15}Z to charge ${invoice.id} again, attempt 2 of \\d+$`));
+    const [, attempts] = details.match(/attempt 2 of (\d+)$/)!;
+    expect(await scheduled(handle)).toEqual([
+      { activity: 'planInvoiceCollection', summary: `Plan the collection of ${invoice.id}` },
+      { activity: 'attemptInvoiceCollection', summary: `Charge ${invoice.id}, attempt 1 of ${attempts}` },
+    ]);
   });
 });
 
