@@ -54,3 +54,8 @@ export async function forEachConcurrently<T>(items: readonly T[], each: (item: T
   await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
   if (failures.length > 0) throw failures[0];
 }
+
+/** "the first 100 settlements", "up to 100 settlements after stl_…": a batch as its activity's summary names it. */
+export function describeBatch({ after, limit }: BatchCursor, records: string): string {
+  return after === null ? `the first ${limit} ${records}` : `up to ${limit} ${records} after ${after}`;
+}

@@ -1,5 +1,7 @@
-import { continueAsNew, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { idempotencyPurgeSummary } from '../domain/maintenance-summaries';
+import { runDetails, waitingUntil } from '../domain/workflow-details';
 
 const { purgeExpiredIdempotencyRecords, purgeExpiredV1RestoreRequests } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
@@ -20,11 +22,18 @@ export interface IdempotencyPurgeInput {
  */
 export async function idempotencyPurgeWorkflow(input: IdempotencyPurgeInput): Promise<void> {
   const runs = input.runsPerExecution ?? 100;
+  const summary = idempotencyPurgeSummary(input.intervalMinutes);
   for (let run = 0; run < runs && !workflowInfo().continueAsNewSuggested; run++) {
-    await purgeExpiredIdempotencyRecords();
+    const which = `purge ${run + 1} of ${runs} before this run continues as new`;
+    setCurrentDetails(runDetails(summary, `Running ${which}`));
+    await purgeExpiredIdempotencyRecords.executeWithOptions({ summary: `Delete idempotency records past their 24 hours (${which})` }, []);
     // Added while executions ran: one replaying a history from before it must not schedule it.
-    if (patched('v1-restore-request-purge')) await purgeExpiredV1RestoreRequests();
-    await sleep(input.intervalMinutes * 60_000);
+    if (patched('v1-restore-request-purge')) {
+      await purgeExpiredV1RestoreRequests.executeWithOptions({ summary: `Delete v1 restore request hashes past their replay window (${which})` }, []);
+    }
+    const wait = input.intervalMinutes * 60_000;
+    setCurrentDetails(runDetails(summary, waitingUntil(Date.now() + wait, `after ${which}`)));
+    await sleep(wait);
   }
   await continueAsNew<typeof idempotencyPurgeWorkflow>(input);
 }

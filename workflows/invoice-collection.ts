@@ -1,5 +1,6 @@
-import { condition, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, patched, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { waitingUntil } from '../domain/workflow-details';
 import { keepBillingStatus } from './billing-status';
 import { invoiceStatusChangedSignal } from './invoice-collection-messages';
 import { invoiceDunningStartedSignal } from './subscription-messages';
@@ -57,7 +58,8 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
   });
 
   /** Sleeps until `due` (workflow time); the invoice's status if it stopped being owed meanwhile. */
-  async function owedUntil(due: number): Promise<string | undefined> {
+  async function owedUntil(due: number, purpose: string): Promise<string | undefined> {
+    setCurrentDetails(waitingUntil(due, purpose));
     while (Date.now() < due) {
       if (await condition(() => changed, due - Date.now())) {
         changed = false;
@@ -75,12 +77,12 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
   // A sent invoice takes new commands (a timer, no charge), marked as a patch; runs from before it
   // recorded plans without dueAt and never come here.
   if (plan.dueAt !== undefined && patched('sent-invoice-due-date')) {
-    const settled = await owedUntil(plan.dueAt);
+    const settled = await owedUntil(plan.dueAt, `for the due date of ${invoiceId}, then dunning if it is still owed`);
     if (settled) return { status: settled, attempts: 0 };
     const overdue = seen(await invoicePastDue.executeWithOptions({ summary: `${invoiceId} is past due: start dunning` }, [{ invoiceId, final: false }]));
     if (overdue.status !== 'DUNNING') return { status: overdue.status, attempts: 0 };
     if (input.subscriptionWorkflowId) await tellSubscription(input.subscriptionWorkflowId, input.invoiceId);
-    const late = await owedUntil(plan.dueAt + (retryDelaysMs.at(-1) ?? 0));
+    const late = await owedUntil(plan.dueAt + (retryDelaysMs.at(-1) ?? 0), `to mark ${invoiceId} UNPAID if it is still owed`);
     if (late) return { status: late, attempts: 0 };
     const final = seen(await invoicePastDue.executeWithOptions({ summary: `${invoiceId} still owed after dunning: UNPAID` }, [{ invoiceId, final: true }]));
     return { status: final.status, attempts: 0 };
@@ -98,7 +100,7 @@ export async function invoiceCollectionWorkflow(input: InvoiceCollectionInput): 
       firstFailureAt = Date.now();
       if (input.subscriptionWorkflowId) await tellSubscription(input.subscriptionWorkflowId, input.invoiceId);
     }
-    const settled = await owedUntil(firstFailureAt + retryDelaysMs[attempt]!);
+    const settled = await owedUntil(firstFailureAt + retryDelaysMs[attempt]!, `to charge ${invoiceId} again, attempt ${attempt + 2} of ${retryDelaysMs.length + 1}`);
     if (settled) return { status: settled, attempts: attempt + 1 };
   }
 }

@@ -1,7 +1,9 @@
-import { continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { BATCHES_PER_RUN, RECORDS_PER_BATCH } from '../domain/settlement-batches';
+import { monthlyStatementProgress, monthlyStatementSummary } from '../domain/monthly-statement-summaries';
+import { BATCHES_PER_RUN, describeBatch, RECORDS_PER_BATCH } from '../domain/settlement-batches';
 import { previousUtcMonth } from '../domain/settlement-dates';
+import { runDetails } from '../domain/workflow-details';
 import { scheduledTime } from './settlement-scheduled-time';
 
 const { openMonthlyStatements, planMonthlyStatements, uploadMonthlyStatement } = proxyActivities<Activities>({
@@ -51,12 +53,22 @@ export async function monthlyStatementWorkflow(input: MonthlyStatementInput = {}
   if (!patched(MONTHLY_STATEMENT_BATCHES_PATCH)) return uploadOneByOne(month);
   const limit = input.batchSize ?? RECORDS_PER_BATCH;
   const batchesPerRun = Math.max(1, input.batchesPerRun ?? BATCHES_PER_RUN);
-  let progress = input.progress ?? { after: null, uploaded: (await openMonthlyStatements({ month })).pending };
+  const summary = monthlyStatementSummary(month);
+  setCurrentDetails(runDetails(summary, 'Opening the month'));
+  let progress = input.progress ?? {
+    after: null,
+    uploaded: (await openMonthlyStatements.executeWithOptions({ summary: `Open ${month}: record a statement per provider, legal entity and currency` }, [{ month }]))
+      .pending,
+  };
   for (let batches = 0; ; batches++) {
+    setCurrentDetails(runDetails(summary, monthlyStatementProgress(progress)));
     if (batches >= batchesPerRun || workflowInfo().continueAsNewSuggested) {
       return continueAsNew<typeof monthlyStatementWorkflow>({ month, batchSize: limit, batchesPerRun, progress });
     }
-    const done = await uploadMonthlyStatementBatch({ month, after: progress.after, limit });
+    const cursor = { after: progress.after, limit };
+    const done = await uploadMonthlyStatementBatch.executeWithOptions({ summary: `Upload the statements of ${month}: ${describeBatch(cursor, 'statements')}` }, [
+      { month, ...cursor },
+    ]);
     progress = { ...progress, after: done.last ?? progress.after };
     if (done.complete) return { month, uploaded: progress.uploaded };
   }
@@ -64,9 +76,13 @@ export async function monthlyStatementWorkflow(input: MonthlyStatementInput = {}
 
 /** The run as it was before batches, kept so histories recorded by it replay: history grows with the month's statements. */
 async function uploadOneByOne(month: string): Promise<MonthlyStatementResult> {
-  const { statementIds } = await planMonthlyStatements({ month });
+  const { statementIds } = await planMonthlyStatements.executeWithOptions({ summary: `Open ${month}: record a statement per provider, legal entity and currency` }, [{ month }]);
   for (let next = 0; next < statementIds.length; next += UPLOAD_CONCURRENCY) {
-    await Promise.all(statementIds.slice(next, next + UPLOAD_CONCURRENCY).map((statementId) => uploadMonthlyStatement({ statementId })));
+    await Promise.all(
+      statementIds
+        .slice(next, next + UPLOAD_CONCURRENCY)
+        .map((statementId) => uploadMonthlyStatement.executeWithOptions({ summary: `Upload statement ${statementId} of ${month}` }, [{ statementId }])),
+    );
   }
   return { month, uploaded: statementIds.length };
 }

@@ -1,5 +1,7 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { formatDateTime } from '../domain/datetime';
+import { waitingUntil } from '../domain/workflow-details';
 
 const { expirePaymentInstrument } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -24,8 +26,13 @@ const MAX_TIMER_MS = 365 * 24 * 60 * 60 * 1000;
  */
 export async function paymentInstrumentExpiryWorkflow(input: PaymentInstrumentExpiryInput): Promise<{ expired: boolean }> {
   const deadline = Date.parse(input.expiresAt);
+  setCurrentDetails(waitingUntil(deadline, `to expire payment instrument ${input.paymentInstrumentId}`));
   for (let remaining = deadline - Date.now(); remaining > 0; remaining = deadline - Date.now()) {
     await sleep(Math.min(remaining, MAX_TIMER_MS));
   }
-  return expirePaymentInstrument(input);
+  setCurrentDetails(`Expiring payment instrument ${input.paymentInstrumentId}`);
+  return expirePaymentInstrument.executeWithOptions(
+    { summary: `Expire payment instrument ${input.paymentInstrumentId}: its card stops being chargeable at ${formatDateTime(new Date(deadline))}` },
+    [input],
+  );
 }

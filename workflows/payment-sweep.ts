@@ -1,5 +1,7 @@
-import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { paymentSweepSummary } from '../domain/maintenance-summaries';
+import { runDetails, waitingUntil } from '../domain/workflow-details';
 
 const { sweepAbandonedPayments } = proxyActivities<Activities>({
   // A batch is at most `batchSize` charges and refunds, each bounded by the payment's 2-minute claim lease.
@@ -23,9 +25,17 @@ export interface PaymentSweepWorkflowInput {
  */
 export async function paymentSweepWorkflow(input: PaymentSweepWorkflowInput): Promise<void> {
   const runs = input.runsPerExecution ?? 100;
+  const limit = input.batchSize ?? 100;
+  const summary = paymentSweepSummary(input.intervalMinutes);
   for (let run = 0; run < runs && !workflowInfo().continueAsNewSuggested; run++) {
-    const swept = await sweepAbandonedPayments({ limit: input.batchSize ?? 100 });
-    if (!swept.more) await sleep(input.intervalMinutes * 60_000);
+    const which = `sweep ${run + 1} of ${runs} before this run continues as new`;
+    setCurrentDetails(runDetails(summary, `Running ${which}`));
+    const swept = await sweepAbandonedPayments.executeWithOptions({ summary: `Finish up to ${limit} abandoned pays and refunds (${which})` }, [{ limit }]);
+    if (!swept.more) {
+      const wait = input.intervalMinutes * 60_000;
+      setCurrentDetails(runDetails(summary, waitingUntil(Date.now() + wait, `after ${which}`)));
+      await sleep(wait);
+    }
   }
   await continueAsNew<typeof paymentSweepWorkflow>(input);
 }

@@ -1,5 +1,6 @@
-import { ActivityFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { waitingUntil } from '../domain/workflow-details';
 
 const { exportReport } = proxyActivities<Activities>({
   // Generous for the largest report; a stalled attempt is caught by the heartbeat instead.
@@ -33,11 +34,16 @@ export async function reportExportWorkflow(input: ReportExportInput): Promise<{ 
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     // Also the end of a report whose creating transaction rolled back after this workflow started.
-    const { found } = await failReport({ reportId: input.reportId, reason: REPORT_FAILURE_REASON });
+    const { found } = await failReport.executeWithOptions({ summary: `Mark report ${input.reportId} FAILED: its export failed every attempt` }, [
+      { reportId: input.reportId, reason: REPORT_FAILURE_REASON },
+    ]);
     if (!found) return { status: 'MISSING' };
   }
   // Workflow time: replayed from history, so the timer is the same on every replay.
   const remaining = Date.parse(input.expiresAt) - Date.now();
-  if (remaining > 0) await sleep(remaining);
+  if (remaining > 0) {
+    setCurrentDetails(waitingUntil(Date.parse(input.expiresAt), `to expire report ${input.reportId} and delete its file`));
+    await sleep(remaining);
+  }
   return expireReport.executeWithOptions({ summary: `Expire report ${input.reportId} and delete its file` }, [{ reportId: input.reportId }]);
 }

@@ -1,5 +1,6 @@
-import { patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { waitingUntil } from '../domain/workflow-details';
 
 const { endSecretOverlap, deactivateApiKeySecret, retireWebhookSecret } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -35,19 +36,26 @@ const ONE_OVERLAP_ACTIVITY = 'secret-rotation-one-overlap-activity';
  * Temporal, so restarting every process in between changes nothing; the activity retries until
  * the database answers.
  */
-async function endOverlap(kind: RotatedSecretKind, overlap: SecretOverlap): Promise<boolean> {
-  await sleep(overlap.rotationPeriodSeconds * 1000);
+async function endOverlap(kind: RotatedSecretKind, ownerId: string, overlap: SecretOverlap): Promise<boolean> {
+  const period = overlap.rotationPeriodSeconds * 1000;
+  const revocation = `the previous secret ${overlap.demotedSecretRecordId} of ${ownerId}`;
+  setCurrentDetails(waitingUntil(Date.now() + period, `to revoke ${revocation}`));
+  await sleep(period);
+  setCurrentDetails(`Revoking ${revocation}`);
   const secret = { secretRecordId: overlap.demotedSecretRecordId, expiresAt: overlap.expiresAt };
-  if (patched(ONE_OVERLAP_ACTIVITY)) return endSecretOverlap({ kind, ...secret });
-  return kind === 'apiKey' ? (await deactivateApiKeySecret(secret)).deactivated : (await retireWebhookSecret(secret)).retired;
+  const options = { summary: `Revoke ${revocation}: the rotation period of ${overlap.rotationPeriodSeconds} s is over` };
+  if (patched(ONE_OVERLAP_ACTIVITY)) return endSecretOverlap.executeWithOptions(options, [{ kind, ...secret }]);
+  return kind === 'apiKey'
+    ? (await deactivateApiKeySecret.executeWithOptions(options, [secret])).deactivated
+    : (await retireWebhookSecret.executeWithOptions(options, [secret])).retired;
 }
 
 /** Ends the overlap of `api-keys/rotate`: the previous secret stops authenticating. */
 export async function apiKeyRotationWorkflow(input: ApiKeyRotationInput): Promise<{ deactivated: boolean }> {
-  return { deactivated: await endOverlap('apiKey', input) };
+  return { deactivated: await endOverlap('apiKey', input.apiKeyId, input) };
 }
 
 /** Ends the overlap of `webhooks/rotate-key`: deliveries are signed with the new secret only. */
 export async function webhookKeyRotationWorkflow(input: WebhookKeyRotationInput): Promise<{ retired: boolean }> {
-  return { retired: await endOverlap('webhookEndpoint', input) };
+  return { retired: await endOverlap('webhookEndpoint', input.endpointId, input) };
 }

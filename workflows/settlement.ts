@@ -1,9 +1,11 @@
-import { ActivityFailure, ApplicationFailure, continueAsNew, patched, proxyActivities, rootCause, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, continueAsNew, patched, proxyActivities, rootCause, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SettlementBatchInput, SettlementBatchResult } from '../activities/settlements';
-import { BATCHES_PER_RUN, RECORDS_PER_BATCH } from '../domain/settlement-batches';
+import { BATCHES_PER_RUN, describeBatch, RECORDS_PER_BATCH } from '../domain/settlement-batches';
 import { previousUtcDay } from '../domain/settlement-dates';
 import type { SettlementFileType } from '../domain/settlement-files';
+import { settlementDaySummary, settlementProgress } from '../domain/settlement-summaries';
+import { runDetails } from '../domain/workflow-details';
 import { scheduledTime } from './settlement-scheduled-time';
 
 const { openSettlementDay, failSettlementBatch, settleDay, failSettlementFile } = proxyActivities<Activities>({
@@ -76,17 +78,22 @@ export async function settlementWorkflow(input: SettlementInput = {}): Promise<S
   if (!patched(SETTLEMENT_BATCHES_PATCH)) return settleFileByFile(day);
   const limit = input.batchSize ?? RECORDS_PER_BATCH;
   const batchesPerRun = Math.max(1, input.batchesPerRun ?? BATCHES_PER_RUN);
+  const summary = settlementDaySummary(day);
+  setCurrentDetails(runDetails(summary, 'Opening the day'));
   let progress: SettlementProgress = input.progress ?? (await opened(day));
   for (let batches = 0; ; batches++) {
+    setCurrentDetails(runDetails(summary, settlementProgress(progress.result)));
     if (batches >= batchesPerRun || workflowInfo().continueAsNewSuggested) {
       return continueAsNew<typeof settlementWorkflow>({ day, batchSize: limit, batchesPerRun, progress });
     }
     const batch: SettlementBatchInput = { day, after: progress.after, limit, since: progress.since };
     let done: SettlementBatchResult;
     try {
-      done = await buildSettlementBatch(batch);
+      done = await buildSettlementBatch.executeWithOptions({ summary: `Build the files of ${day}: ${describeBatch(batch, 'settlements')}` }, [batch]);
     } catch (error) {
-      done = await failSettlementBatch({ ...batch, reason: failureReason(error) });
+      done = await failSettlementBatch.executeWithOptions({ summary: `Mark FAILED the unbuilt files of ${day}: ${describeBatch(batch, 'settlements')}` }, [
+        { ...batch, reason: failureReason(error) },
+      ]);
     }
     const { result } = progress;
     progress = {
@@ -99,7 +106,10 @@ export async function settlementWorkflow(input: SettlementInput = {}): Promise<S
 }
 
 async function opened(day: string): Promise<SettlementProgress> {
-  const { since, settlements, unassignedLines } = await openSettlementDay({ day });
+  const { since, settlements, unassignedLines } = await openSettlementDay.executeWithOptions(
+    { summary: `Open ${day}: a settlement per provider, legal entity and currency` },
+    [{ day }],
+  );
   return { since, after: null, result: { day, settlements, filesSucceeded: 0, filesFailed: 0, unassignedLines } };
 }
 
@@ -115,17 +125,19 @@ function failureReason(error: unknown): string {
  * of the day in one answer, an activity per file. History grows with the day's settlements.
  */
 async function settleFileByFile(day: string): Promise<SettlementResult> {
-  const { settlements, unassigned } = await settleDay({ day });
+  const { settlements, unassigned } = await settleDay.executeWithOptions({ summary: `Open ${day}: a settlement per provider, legal entity and currency` }, [{ day }]);
   const files = settlements.flatMap(({ settlementId, files }) => files.map((type) => ({ settlementId, type })));
   let filesSucceeded = 0;
   let filesFailed = 0;
 
   async function build(file: { settlementId: string; type: SettlementFileType }): Promise<void> {
     try {
-      await buildSettlementFile(file);
+      await buildSettlementFile.executeWithOptions({ summary: `Build the ${file.type} file of ${file.settlementId} (${day})` }, [file]);
       filesSucceeded += 1;
     } catch (error) {
-      await failSettlementFile({ ...file, reason: failureReason(error) });
+      await failSettlementFile.executeWithOptions({ summary: `Mark the ${file.type} file of ${file.settlementId} (${day}) FAILED` }, [
+        { ...file, reason: failureReason(error) },
+      ]);
       filesFailed += 1;
     }
   }

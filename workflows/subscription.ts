@@ -7,6 +7,7 @@ import {
   makeContinueAsNewFunc,
   patched,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   startChild,
   workflowInfo,
@@ -24,9 +25,10 @@ import { type Step, type SubscriptionState } from '../domain/subscriptions/state
 import { startTrial } from '../domain/subscriptions/trial';
 import { update, validateUpdate } from '../domain/subscriptions/update';
 import { canApply, isTerminal, SubscriptionRefused } from '../domain/subscription-status';
-import { subscriptionSubject } from '../domain/subscriptions/workflow-metadata';
+import { subscriptionSubject, subscriptionSummary, subscriptionWaiting } from '../domain/subscriptions/workflow-metadata';
 import { invoiceCollectionSubject, invoiceCollectionSummary } from '../domain/invoice-collection-metadata';
 import { invoiceCollectionWorkflowId } from '../domain/workflow-ids';
+import { runDetails } from '../domain/workflow-details';
 import { searchAttributesOf } from '../domain/workflow-search-attributes';
 import { keepBillingStatus } from './billing-status';
 import { invoiceCollectionWorkflow } from './invoice-collection';
@@ -222,6 +224,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   }
   keepBillingStatus(subscriptionSubject(state));
 
+  /**
+   * The run's current details: the summary first, as the subscription is now (a run continued as
+   * new has no static summary of its own), then what it waits for.
+   */
+  function showDetails(now: string): void {
+    setCurrentDetails(runDetails(subscriptionSummary(state), now));
+  }
+
   /** Collects one issued invoice and applies the outcome. Returns early if the subscription ended meanwhile. */
   async function collect(invoice: Issued): Promise<void> {
     let status = invoice.status;
@@ -237,6 +247,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         // The invoice is owed whatever happens to the subscription: its collection outlives this run.
         parentClosePolicy: 'ABANDON',
       });
+      showDetails(`Waiting for the collection of ${invoice.id} (${invoiceCollectionWorkflowId(invoice.id)})`);
       let result: { status: string } | undefined;
       let failure: unknown;
       child.result().then(
@@ -374,6 +385,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     // Runs that waited in UNPAID before the recheck existed replay without its timer.
     const unpaid = state.status === 'UNPAID' && patched('unpaid-recheck');
     const timeout = Math.min(due ? due.at - Date.now() : Infinity, unpaid ? UNPAID_RECHECK_MS : Infinity);
+    showDetails(subscriptionWaiting(state, due, unpaid ? Date.now() + UNPAID_RECHECK_MS : null));
     if (timeout === Infinity) await condition(wake);
     else if (!(await condition(wake, timeout)) && unpaid) {
       settledByHand = true;

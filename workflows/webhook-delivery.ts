@@ -1,6 +1,7 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { RETRY_DELAYS_MS } from '../domain/webhook-retry-schedule';
+import { waitingUntil } from '../domain/workflow-details';
 
 // A regular activity, not a local one: a local activity is lost with the workflow when the worker
 // evicts it from its cache mid-attempt (the tests run without a cache and showed it), and its
@@ -48,7 +49,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   if (input.retry) {
     // Workflow time, the clock of the timers: the sender wrote the claim from the same clock.
     const wait = Date.parse(claim) - Date.now();
-    if (wait > 0) await sleep(wait);
+    if (wait > 0) {
+      setCurrentDetails(waitingUntil(Date.parse(claim), `for attempt ${input.firstAttempt}: POST ${input.eventId} to ${input.endpointId}`));
+      await sleep(wait);
+    }
   }
   for (let n = 0; ; n++) {
     const made = before + n;
@@ -68,6 +72,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     ]);
     if (result.status !== 'PENDING') return { status: result.status, attempts: made + 1 };
     claim = result.claim;
+    setCurrentDetails(waitingUntil(Date.now() + retryInMs!, `for attempt ${attempt + 1}: POST ${input.eventId} to ${input.endpointId}`));
     await sleep(retryInMs!);
   }
 }

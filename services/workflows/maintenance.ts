@@ -1,8 +1,12 @@
 import type { Client } from '@temporalio/client';
+import { idempotencyPurgeSummary, paymentSweepSummary } from '../../domain/maintenance-summaries';
 import { IDEMPOTENCY_PURGE_WORKFLOW_ID, PAYMENT_SWEEP_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
 import type { paymentSweepWorkflow } from '../../workflows/payment-sweep';
+
+const IDEMPOTENCY_PURGE_INTERVAL_MINUTES = 60;
+const PAYMENT_SWEEP_INTERVAL_MINUTES = 5;
 
 /** Starts the hourly purge of expired idempotency records unless it runs: the fixed id keeps one. */
 export async function ensureIdempotencyPurge(temporal: Client): Promise<void> {
@@ -10,10 +14,10 @@ export async function ensureIdempotencyPurge(temporal: Client): Promise<void> {
     taskQueue: TASK_QUEUE,
     workflowId: IDEMPOTENCY_PURGE_WORKFLOW_ID,
     workflowIdConflictPolicy: 'USE_EXISTING',
-    args: [{ intervalMinutes: 60 }],
+    args: [{ intervalMinutes: IDEMPOTENCY_PURGE_INTERVAL_MINUTES }],
     // Platform-wide: no account; ResourceId names the housekeeping itself (docs/operators.md).
     typedSearchAttributes: searchAttributesOf({ resourceId: IDEMPOTENCY_PURGE_WORKFLOW_ID }),
-    staticSummary: 'Purge expired idempotency records and v1 restore requests hourly',
+    staticSummary: idempotencyPurgeSummary(IDEMPOTENCY_PURGE_INTERVAL_MINUTES),
   });
 }
 
@@ -23,8 +27,8 @@ export async function ensurePaymentSweep(temporal: Client): Promise<void> {
     taskQueue: TASK_QUEUE,
     workflowId: PAYMENT_SWEEP_WORKFLOW_ID,
     workflowIdConflictPolicy: 'USE_EXISTING',
-    args: [{ intervalMinutes: 5 }],
+    args: [{ intervalMinutes: PAYMENT_SWEEP_INTERVAL_MINUTES }],
     typedSearchAttributes: searchAttributesOf({ resourceId: PAYMENT_SWEEP_WORKFLOW_ID }),
-    staticSummary: 'Finish abandoned manual pays and refunds every 5 minutes',
+    staticSummary: paymentSweepSummary(PAYMENT_SWEEP_INTERVAL_MINUTES),
   });
 }

@@ -1,0 +1,15 @@
+/** The static summaries of the platform's housekeeping workflows, also stated by every run they continue as new into. */
+
+/** "hourly", "every 5 minutes". */
+function every(minutes: number): string {
+  if (minutes === 60) return 'hourly';
+  return minutes % 60 === 0 ? `every ${minutes / 60} hours` : `every ${minutes} minutes`;
+}
+
+export function idempotencyPurgeSummary(intervalMinutes: number): string {
+  return `Purge expired idempotency records and v1 restore requests ${every(intervalMinutes)}`;
+}
+
+export function paymentSweepSummary(intervalMinutes: number): string {
+  return `Finish abandoned manual pays and refunds ${every(intervalMinutes)}`;
+}
