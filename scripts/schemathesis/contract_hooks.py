@@ -1,6 +1,7 @@
 """schemathesis hooks for `npm run test:schemathesis` (docs/testing.md, "API contract checks")."""
 import json
 import re
+import uuid
 
 import schemathesis
 
@@ -49,3 +50,24 @@ def filter_failure(context, failure, case, response):
         return True
     refused = [(path, entry.get("message")) for path, entry in constraints.items()]
     return not (refused and all(_unstatable(path, message or "") for path, message in refused))
+
+
+# api/idempotency/with-idempotency.ts, IDEMPOTENCY_KEY.
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+
+
+@schemathesis.hook
+def before_call(context, case, **kwargs):
+    """Make every well-formed Idempotency-Key unique to its request.
+
+    schemathesis draws the same few keys ("0", an example) for thousands of requests; a key reused
+    with another body is answered 422 IDEMPOTENCY_KEY_REUSED (docs/idempotency.md), which is the
+    server keeping its promise, not a refusal of the data. Only positive cases: editing a case makes
+    schemathesis validate it again, which would turn a negative one (say, without Authorization)
+    positive and send what it had left out.
+    """
+    if case.meta is None or case.meta.generation.mode.is_negative or not case.headers:
+        return
+    key = case.headers.get("Idempotency-Key")
+    if isinstance(key, str) and IDEMPOTENCY_KEY.fullmatch(key):
+        case.headers["Idempotency-Key"] = f"{key[:200]}.{uuid.uuid4().hex}"
