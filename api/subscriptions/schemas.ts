@@ -197,7 +197,7 @@ export const subscriptionDiscountObject = z.object({
 });
 
 export const settingsObject = z.object({
-  dunning_retry_schedule_days: z.array(z.number().int()).optional(),
+  dunning_retry_schedule_days: z.array(z.number()).optional(),
   on_dunning_exhausted: z.enum(EXHAUSTION_ACTIONS),
   days_until_due: z.number().int().optional(),
 });

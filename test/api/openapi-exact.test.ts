@@ -1,3 +1,4 @@
+import { subscriptions } from '../subscriptions/fixtures';
 import { usePlatform } from '../support/platform';
 
 /**
@@ -87,5 +88,21 @@ describe('the OpenAPI document states every constraint the server enforces', () 
       expect({ path, status: res.status, constraint: res.body.context?.constraints?.[field]?.type }).toEqual({ path, status: 400, constraint: 'FORMAT' });
     }
     expect(schemaOf('/v2/customers/get').properties.id.not).toEqual({ pattern: '\\u0000' });
+  });
+
+  it('a dunning schedule in fractions of a day, which the document allows, is answered 200 and lists (schemathesis found it)', async () => {
+    const days = schemaOf('/v2/subscriptions/create').properties.settings.properties.dunning_retry_schedule_days;
+    expect(days.items).toEqual({ type: 'number', exclusiveMinimum: 0 });
+    const s = subscriptions(platform);
+    const { customerId } = await s.payer();
+    const created = await platform.call('/v2/subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: await s.price(1_000), quantity: 1 }],
+      settings: { dunning_retry_schedule_days: [0.5, 2] },
+    });
+    expect({ status: created.status, days: created.body.settings?.dunning_retry_schedule_days }).toEqual({ status: 200, days: [0.5, 2] });
+    const listed = await platform.call('/v2/subscriptions/list', {});
+    expect(listed.status).toBe(200);
+    expect(document.components.schemas.Subscription.properties.settings.properties.dunning_retry_schedule_days.items).toEqual({ type: 'number' });
   });
 });
