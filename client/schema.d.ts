@@ -9333,17 +9333,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "customer_id": "cust_01example",
-                 *       "line_items": [
-                 *         {
-                 *           "product_price_id": "example",
-                 *           "quantity": 1
-                 *         }
-                 *       ]
-                 *     }
-                 */
+                /** @example null */
                 "application/json": {
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
                     channel_id?: string;
@@ -9436,7 +9426,7 @@ export interface operations {
                         /** @description collection_method SEND_INVOICE only: each invoice is due this many days after it is issued. Default 30. */
                         days_until_due?: number;
                     };
-                };
+                } & (unknown & unknown);
             };
         };
         responses: {

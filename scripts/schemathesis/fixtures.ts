@@ -15,7 +15,7 @@ export interface Fixtures {
 }
 
 /** How many records of a kind some operation uses up per run: one for each of schemathesis' three phases, and spares. */
-const SPARES = 4;
+const SPARES = 6;
 
 type Call = (operation: string, body: Record<string, unknown>) => Promise<Record<string, any>>;
 
@@ -42,9 +42,13 @@ export async function createFixtures(baseUrl: string, secret: string, channelId:
   const customer = await call('customers/create', { type: 'INDIVIDUAL', email: 'schemathesis@example.com', first_name: 'Fixture' });
   const card = () => call('payment-instruments/tokenize', { customer_id: customer.id, card: { number: '4242424242424242', exp_month: 12, exp_year: nextYear, cardholder_name: 'Fixture' } });
   const [instrument, ...revocable] = await times(SPARES + 1, card);
+  // CHARGE_AUTOMATICALLY without payment_instrument_id takes the customer's default (422 PAYMENT_INSTRUMENT_REQUIRED without one).
+  await call('customers/update', { id: customer.id, configuration: { default_payment_instrument_id: instrument!.id } });
   const drafts = () => times(SPARES, () => call('invoices/create', { customer_id: customer.id, currency: 'USD', line_items: [{ description: 'Fixture', amount: 1000, quantity: 1 }] }));
   const opened = async () => Promise.all((await drafts()).map((invoice) => call('invoices/finalize', { id: invoice.id })));
   const paid = async () => Promise.all((await opened()).map(async (invoice) => (await call('invoices/pay', { id: invoice.id, payment_instrument_id: instrument!.id })).invoice));
+
+  const creditNotes = async () => Promise.all((await paid()).map((invoice) => call('credit-notes/create', { invoice_id: invoice.id, reason: 'OTHER', amount: 100 })));
 
   const product = await call('products/create', { name: 'Fixture' });
   const price = await call('product-prices/create', { product_id: product.id, currency: 'USD', amount: 1000, billing_type: 'RECURRING', billing_period_config: { unit: 'MONTH', value: 1 } });
@@ -83,6 +87,7 @@ export async function createFixtures(baseUrl: string, secret: string, channelId:
       'invoices/pay': { id: ids(await opened()) },
       'invoices/refund': { id: ids(await paid()) },
       'credit-notes/create': { invoice_id: ids(await paid()) },
+      'credit-notes/void': { id: ids(await creditNotes()) },
       'credit-notes/preview': { invoice_id: ids(await paid()) },
       'subscriptions/cancel': { id: ids(await subscribed()) },
       'subscriptions/delete-cancellation': { id: ids(await cancelling()) },

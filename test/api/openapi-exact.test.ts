@@ -105,4 +105,18 @@ describe('the OpenAPI document states every constraint the server enforces', () 
     expect(listed.status).toBe(200);
     expect(document.components.schemas.Subscription.properties.settings.properties.dunning_retry_schedule_days.items).toEqual({ type: 'number' });
   });
+
+  it('a named collection method states what it refuses: a payment term when charged, a PAID trial when invoiced (schemathesis found it)', async () => {
+    const rules = schemaOf('/v2/subscriptions/create').allOf ?? [];
+    const when = (method: string) => rules.find((rule: any) => rule.if?.properties?.collection_method?.const === method && rule.if.required?.includes('collection_method'))?.then;
+    expect(when('CHARGE_AUTOMATICALLY')).toEqual({ properties: { settings: { not: { required: ['days_until_due'] } } } });
+    expect(when('SEND_INVOICE')).toEqual({ properties: { trial: { not: { properties: { type: { const: 'PAID' } }, required: ['type'] } } } });
+    const s = subscriptions(platform);
+    const { customerId, instrumentId } = await s.payer();
+    const line = { product_price_id: await s.price(1_000), quantity: 1 };
+    const charged = await platform.call('/v2/subscriptions/create', { customer_id: customerId, payment_instrument_id: instrumentId, collection_method: 'CHARGE_AUTOMATICALLY', line_items: [line], settings: { days_until_due: 14 } });
+    expect({ status: charged.status, refused: Object.keys(charged.body.context.constraints) }).toEqual({ status: 400, refused: ['settings.days_until_due'] });
+    const invoiced = await platform.call('/v2/subscriptions/create', { customer_id: customerId, collection_method: 'SEND_INVOICE', line_items: [line], trial: { type: 'PAID', amount: 100 } });
+    expect({ status: invoiced.status, refused: Object.keys(invoiced.body.context.constraints) }).toEqual({ status: 400, refused: ['collection_method'] });
+  });
 });
