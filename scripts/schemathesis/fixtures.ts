@@ -48,7 +48,7 @@ export async function createFixtures(baseUrl: string, secret: string, channelId:
   const opened = async () => Promise.all((await drafts()).map((invoice) => call('invoices/finalize', { id: invoice.id })));
   const paid = async () => Promise.all((await opened()).map(async (invoice) => (await call('invoices/pay', { id: invoice.id, payment_instrument_id: instrument!.id })).invoice));
 
-  const creditNotes = async () => Promise.all((await paid()).map((invoice) => call('credit-notes/create', { invoice_id: invoice.id, reason: 'OTHER', amount: 100 })));
+  const creditNotes = async () => Promise.all((await opened()).map((invoice) => call('credit-notes/create', { invoice_id: invoice.id, reason: 'OTHER', amount: 100 })));
 
   const product = await call('products/create', { name: 'Fixture' });
   const price = await call('product-prices/create', { product_id: product.id, currency: 'USD', amount: 1000, billing_type: 'RECURRING', billing_period_config: { unit: 'MONTH', value: 1 } });
@@ -86,9 +86,10 @@ export async function createFixtures(baseUrl: string, secret: string, channelId:
       'invoices/void': { id: ids(await opened()) },
       'invoices/pay': { id: ids(await opened()) },
       'invoices/refund': { id: ids(await paid()) },
-      'credit-notes/create': { invoice_id: ids(await paid()) },
+      // OPEN: a credit note on money already paid must split it (refund, balance, out of band), a sum no schema states.
+      'credit-notes/create': { invoice_id: ids(await opened()) },
       'credit-notes/void': { id: ids(await creditNotes()) },
-      'credit-notes/preview': { invoice_id: ids(await paid()) },
+      'credit-notes/preview': { invoice_id: ids(await opened()) },
       'subscriptions/cancel': { id: ids(await subscribed()) },
       'subscriptions/delete-cancellation': { id: ids(await cancelling()) },
       'subscriptions/create': { 'line_items[].product_price_id': [price.id] },
