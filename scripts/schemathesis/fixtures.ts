@@ -73,6 +73,7 @@ export async function createFixtures(baseUrl: string, secret: string, channelId:
       akey_: ids(keys),
       rcfg_: [routing.id],
       rcv_: ids(versions),
+      cn_: ids(await creditNotes()),
     },
     byOperation: {
       'antifraud-lists/update': { id: [list.id] },
