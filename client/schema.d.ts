@@ -10225,7 +10225,7 @@ export interface operations {
                         /** @description collection_method SEND_INVOICE only: each invoice is due this many days after it is issued. Default 30. */
                         days_until_due?: number;
                     };
-                };
+                } & (unknown & unknown);
             };
         };
         responses: {

@@ -94,6 +94,19 @@ export const createSubscriptionRequest = z.strictObject({
   metadata: metadata.optional(),
   merchant_reference: z.string().trim().min(1).regex(/\S/).max(100).optional(),
   settings: settingsRequest.optional(),
+}).meta({
+  // services/subscriptions/references.ts, subscriptionCollection. Left out, the method follows the
+  // customer's default instrument, which no schema can see.
+  allOf: [
+    {
+      if: { properties: { collection_method: { const: 'CHARGE_AUTOMATICALLY' } }, required: ['collection_method'] },
+      then: { properties: { settings: { not: { required: ['days_until_due'] } } } },
+    },
+    {
+      if: { properties: { collection_method: { const: 'SEND_INVOICE' } }, required: ['collection_method'] },
+      then: { properties: { trial: { not: { properties: { type: { const: 'PAID' } }, required: ['type'] } } } },
+    },
+  ],
 });
 
 export const cancelSubscriptionRequest = z.strictObject({
@@ -199,7 +212,7 @@ export const subscriptionDiscountObject = z.object({
 });
 
 export const settingsObject = z.object({
-  dunning_retry_schedule_days: z.array(z.number().int()).optional(),
+  dunning_retry_schedule_days: z.array(z.number()).optional(),
   on_dunning_exhausted: z.enum(EXHAUSTION_ACTIONS),
   days_until_due: z.number().int().optional(),
 });

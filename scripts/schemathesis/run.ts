@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { freePort } from '../net/free-port';
 import { ensureSchemathesis } from './ensure-schemathesis';
 import { schemathesisSummary, summarySection } from './summary';
+import { createFixtures, type Fixtures } from './fixtures';
 
 /**
  * `npm run test:schemathesis`: the API contract check of docs/testing.md ("API contract
@@ -31,6 +32,7 @@ interface Platform {
   child: ChildProcess;
   baseUrl: string;
   secret: string;
+  channelId: string;
   exited: Promise<number | null>;
 }
 
@@ -64,11 +66,12 @@ async function startPlatform(dataDir: string): Promise<Platform> {
     }, 100);
   });
   const secret = /secret \(shown once, store it now\): (asec_\S+)/.exec(output)?.[1];
-  if (!secret) throw new Error(`no bootstrap key in the start output:\n${output}`);
-  return { child, baseUrl: `http://127.0.0.1:${port}`, secret, exited };
+  const channelId = /channel (chn_[^,\s]+)/.exec(output)?.[1];
+  if (!secret || !channelId) throw new Error(`no bootstrap key or channel in the start output:\n${output}`);
+  return { child, baseUrl: `http://127.0.0.1:${port}`, secret, channelId, exited };
 }
 
-async function runSchemathesis(executable: string, platform: Platform, extra: string[]): Promise<number> {
+async function runSchemathesis(executable: string, platform: Platform, fixtures: Fixtures, extra: string[]): Promise<number> {
   const args = [
     '--config-file',
     join(__dirname, 'schemathesis.toml'),
@@ -92,7 +95,8 @@ async function runSchemathesis(executable: string, platform: Platform, extra: st
     '--no-color',
     ...extra,
   ];
-  const child = spawn(executable, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONPATH: __dirname, SCHEMATHESIS_HOOKS: 'contract_hooks' } });
+  const env = { ...process.env, PYTHONPATH: __dirname, SCHEMATHESIS_HOOKS: 'contract_hooks', SCHEMATHESIS_FIXTURES: JSON.stringify(fixtures) };
+  const child = spawn(executable, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
@@ -119,8 +123,9 @@ async function main(): Promise<void> {
   try {
     console.log('[schemathesis] starting the platform');
     platform = await startPlatform(dataDir);
-    console.log(`[schemathesis] API at ${platform.baseUrl}, ${MAX_EXAMPLES} examples per operation`);
-    process.exitCode = await runSchemathesis(executable, platform, process.argv.slice(2));
+    const fixtures = await createFixtures(platform.baseUrl, platform.secret, platform.channelId);
+    console.log(`[schemathesis] API at ${platform.baseUrl}, ${MAX_EXAMPLES} examples per operation, fixtures created`);
+    process.exitCode = await runSchemathesis(executable, platform, fixtures, process.argv.slice(2));
   } finally {
     if (platform) {
       platform.child.kill('SIGINT');

@@ -1,3 +1,4 @@
+import { subscriptions } from '../subscriptions/fixtures';
 import { usePlatform } from '../support/platform';
 
 /**
@@ -87,5 +88,35 @@ describe('the OpenAPI document states every constraint the server enforces', () 
       expect({ path, status: res.status, constraint: res.body.context?.constraints?.[field]?.type }).toEqual({ path, status: 400, constraint: 'FORMAT' });
     }
     expect(schemaOf('/v2/customers/get').properties.id.not).toEqual({ pattern: '\\u0000' });
+  });
+
+  it('a dunning schedule in fractions of a day, which the document allows, is answered 200 and lists (schemathesis found it)', async () => {
+    const days = schemaOf('/v2/subscriptions/create').properties.settings.properties.dunning_retry_schedule_days;
+    expect(days.items).toEqual({ type: 'number', exclusiveMinimum: 0 });
+    const s = subscriptions(platform);
+    const { customerId } = await s.payer();
+    const created = await platform.call('/v2/subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: await s.price(1_000), quantity: 1 }],
+      settings: { dunning_retry_schedule_days: [0.5, 2] },
+    });
+    expect({ status: created.status, days: created.body.settings?.dunning_retry_schedule_days }).toEqual({ status: 200, days: [0.5, 2] });
+    const listed = await platform.call('/v2/subscriptions/list', {});
+    expect(listed.status).toBe(200);
+    expect(document.components.schemas.Subscription.properties.settings.properties.dunning_retry_schedule_days.items).toEqual({ type: 'number' });
+  });
+
+  it('a named collection method states what it refuses: a payment term when charged, a PAID trial when invoiced (schemathesis found it)', async () => {
+    const rules = schemaOf('/v2/subscriptions/create').allOf ?? [];
+    const when = (method: string) => rules.find((rule: any) => rule.if?.properties?.collection_method?.const === method && rule.if.required?.includes('collection_method'))?.then;
+    expect(when('CHARGE_AUTOMATICALLY')).toEqual({ properties: { settings: { not: { required: ['days_until_due'] } } } });
+    expect(when('SEND_INVOICE')).toEqual({ properties: { trial: { not: { properties: { type: { const: 'PAID' } }, required: ['type'] } } } });
+    const s = subscriptions(platform);
+    const { customerId, instrumentId } = await s.payer();
+    const line = { product_price_id: await s.price(1_000), quantity: 1 };
+    const charged = await platform.call('/v2/subscriptions/create', { customer_id: customerId, payment_instrument_id: instrumentId, collection_method: 'CHARGE_AUTOMATICALLY', line_items: [line], settings: { days_until_due: 14 } });
+    expect({ status: charged.status, refused: Object.keys(charged.body.context.constraints) }).toEqual({ status: 400, refused: ['settings.days_until_due'] });
+    const invoiced = await platform.call('/v2/subscriptions/create', { customer_id: customerId, collection_method: 'SEND_INVOICE', line_items: [line], trial: { type: 'PAID', amount: 100 } });
+    expect({ status: invoiced.status, refused: Object.keys(invoiced.body.context.constraints) }).toEqual({ status: 400, refused: ['collection_method'] });
   });
 });
