@@ -45,7 +45,10 @@ export function envelopeOf(error: ApiError): ErrorResponse {
 export function toApiError(error: unknown, input: unknown): ApiError {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof ApiError) return cause;
-  if (cause instanceof ZodError) return ApiError.validation(constraintsFromIssues(cause.issues, input));
+  // tRPC reports an answer that fails its own output schema as INTERNAL_SERVER_ERROR with the
+  // ZodError as cause: that is the server's fault, not the request's, so it is no VALIDATION.
+  const ourOutput = error instanceof TRPCError && error.code === 'INTERNAL_SERVER_ERROR';
+  if (cause instanceof ZodError && !ourOutput) return ApiError.validation(constraintsFromIssues(cause.issues, input));
   if (error instanceof TRPCError && error.code === 'NOT_FOUND') return new ApiError('NOT_FOUND', 'This endpoint does not exist.');
   return new ApiError('INTERNAL', 'An internal error occurred. Retry later; quote the request-id when contacting support.');
 }
