@@ -103,7 +103,7 @@ function CreditNoteForm({ invoice, onIssued }: { invoice: Invoice; onIssued: () 
       <div className="inline">
         <label htmlFor="credit-amount">Amount credited, tax included</label>
         <input id="credit-amount" inputMode="decimal" required={!whole} disabled={whole} value={amount} onChange={(e) => edited(setAmount)(e.target.value)} />
-        <label htmlFor="credit-reason">Reason</label>
+        <label htmlFor="credit-reason">Credit note reason</label>
         <select id="credit-reason" value={reason} onChange={(e) => edited(setReason)(e.target.value as (typeof REASONS)[number])}>
           {REASONS.map((r) => (
             <option key={r} value={r}>
