@@ -133,6 +133,15 @@ describe('customer balance and credit notes in the dashboard', () => {
     await admin.getByRole('table', { name: 'Credit notes of this invoice' }).getByRole('cell', { name: 'VOIDED', exact: true }).waitFor();
     expect(await admin.getByRole('button', { name: /^Void credit note/ }).count()).toBe(0);
     expect((await balanceRows(customerId)).at(-1)).toMatchObject({ type: 'CREDIT_NOTE', amount: 2_000, endingBalance: -1_250 });
+
+    // The whole invoice, every line in full, by keyboard: Space ticks the box, Enter previews.
+    await admin.getByLabel('Whole invoice (every line in full)').focus();
+    await admin.keyboard.press('Space');
+    expect(await admin.getByLabel('Amount credited, tax included').isDisabled()).toBe(true);
+    await admin.getByLabel('Given back outside the platform').fill('100');
+    await admin.getByLabel('Given back outside the platform').press('Enter');
+    await preview.filter({ hasText: /^Preview: total 100\.00 EUR .* given back outside the platform 100\.00 EUR;/ }).waitFor();
+    expect(await platform.db.creditNote.count({ where: { invoiceId } })).toBe(1);
     await expectAccessible(admin, 'customer-money-admin-invoice');
   });
 

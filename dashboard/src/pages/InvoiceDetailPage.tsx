@@ -96,25 +96,23 @@ function CreditNoteForm({ invoice, onIssued }: { invoice: Invoice; onIssued: () 
         The note first lowers what is still due ({money(invoice.amount_due, invoice.currency)}); the rest covers money already paid and must be split
         exactly between the three ways of giving it back. Amounts in {invoice.currency}, e.g. 15.00.
       </p>
-      <div className="inline">
-        <input id="credit-whole" type="checkbox" checked={whole} onChange={(e) => edited(setWhole)(e.target.checked)} />
-        <label htmlFor="credit-whole">Whole invoice (every line in full)</label>
-      </div>
-      <div className="inline">
-        <label htmlFor="credit-amount">Amount credited, tax included</label>
-        <input id="credit-amount" inputMode="decimal" required={!whole} disabled={whole} value={amount} onChange={(e) => edited(setAmount)(e.target.value)} />
-        <label htmlFor="credit-reason">Credit note reason</label>
-        <select id="credit-reason" value={reason} onChange={(e) => edited(setReason)(e.target.value as (typeof REASONS)[number])}>
-          {REASONS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="credit-memo">Memo (on the PDF)</label>
-        <input id="credit-memo" maxLength={500} value={memo} onChange={(e) => edited(setMemo)(e.target.value)} />
-      </div>
-      <fieldset className="inline">
+      <label className="check">
+        <input type="checkbox" checked={whole} onChange={(e) => edited(setWhole)(e.target.checked)} />
+        Whole invoice (every line in full)
+      </label>
+      <label htmlFor="credit-amount">Amount credited, tax included</label>
+      <input id="credit-amount" inputMode="decimal" required={!whole} disabled={whole} value={amount} onChange={(e) => edited(setAmount)(e.target.value)} />
+      <label htmlFor="credit-reason">Credit note reason</label>
+      <select id="credit-reason" value={reason} onChange={(e) => edited(setReason)(e.target.value as (typeof REASONS)[number])}>
+        {REASONS.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="credit-memo">Memo (on the PDF)</label>
+      <input id="credit-memo" maxLength={500} value={memo} onChange={(e) => edited(setMemo)(e.target.value)} />
+      <fieldset>
         <legend>Where money already paid goes</legend>
         {SPLIT.map(([field, label]) => (
           <span key={field}>
