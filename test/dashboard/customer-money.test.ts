@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DashboardRole } from '../../domain/dashboard-roles';
+import { minorUnitsOf } from '../../dashboard/src/components/minorUnits';
 import { creditNoteMerchant } from '../credit-notes/fixtures';
 import { signedInUser } from '../dashboard-api/browser-session';
 import { launchBrowser } from '../support/browser';
@@ -162,5 +163,20 @@ describe('customer balance and credit notes in the dashboard', () => {
     expect(await support.getByRole('button', { name: /Void|Issue credit note|Preview credit note/ }).count()).toBe(0);
     expect(await support.getByLabel('Amount credited, tax included').count()).toBe(0);
     await expectAccessible(support, 'customer-money-support-invoice');
+  });
+});
+
+describe('the amount fields: decimals to minor units by the currency exponent, on the digits', () => {
+  it('converts exactly and refuses more decimals than the currency has', () => {
+    expect(minorUnitsOf('0.29', 'EUR')).toBe(29); // 0.29 * 100 is 28.999999999999996 in floats
+    expect(minorUnitsOf('1.1', 'usd')).toBe(110);
+    expect(minorUnitsOf('1050', 'JPY')).toBe(1050);
+    expect(minorUnitsOf('1.5', 'JPY')).toBeUndefined();
+    expect(minorUnitsOf('1.050', 'KWD')).toBe(1050);
+    expect(minorUnitsOf('1.0501', 'KWD')).toBeUndefined();
+    expect(minorUnitsOf('0', 'EUR')).toBeUndefined();
+    expect(minorUnitsOf('-1', 'EUR')).toBeUndefined();
+    expect(minorUnitsOf('1e3', 'EUR')).toBeUndefined();
+    expect(minorUnitsOf('10', 'XXX')).toBeUndefined();
   });
 });
