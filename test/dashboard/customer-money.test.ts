@@ -151,7 +151,8 @@ describe('customer balance and credit notes in the dashboard', () => {
 
     await visit(support, `/customers/${customerId}`, /^Customer /);
     await support.getByTestId('customer-balances').getByText('EUR: 12.50 EUR credit the merchant owes the customer').waitFor();
-    expect(await rows(support, 'Balance transactions', 20)).toHaveLength(20);
+    const ledger = await rows(support, 'Balance transactions', 20);
+    expect(ledger[0]!.slice(0, 4)).toEqual(['CREDIT_NOTE', '20.00 EUR', '-12.50 EUR', expect.stringMatching(new RegExp(`^Credit note cn_\\w+ of ${invoiceId}$`))]);
     expect(await support.getByRole('button', { name: 'Adjust balance' }).count()).toBe(0);
     expect(await support.getByLabel('Description').count()).toBe(0);
     await expectAccessible(support, 'customer-money-support-customer');

@@ -153,7 +153,14 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
             {
               header: 'From',
               cell: (row) =>
-                row.invoice_id ? <Link to={`/invoices/${row.invoice_id}`}>{row.invoice_id}</Link> : (row.credit_note_id ?? '—'),
+                row.invoice_id || row.credit_note_id ? (
+                  <>
+                    {row.credit_note_id ? `Credit note ${row.credit_note_id} of ` : null}
+                    {row.invoice_id ? <Link to={`/invoices/${row.invoice_id}`}>{row.invoice_id}</Link> : null}
+                  </>
+                ) : (
+                  '—'
+                ),
             },
             { header: 'Description', cell: (row) => row.description ?? '—' },
             { header: 'Date', cell: (row) => dateTime(row.created_at) },
