@@ -1,13 +1,154 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Invoice, Refund } from '../api/types';
-import { v2 } from '../api/v2';
+import type { CreditNote, CreditNotePreview, Invoice, Refund } from '../api/types';
+import { v2, type Page } from '../api/v2';
 import { customerName } from '../components/customerName';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { dateTime, money } from '../components/format';
+import { listBody, pageOf } from '../components/listBody';
+import { minorUnitsOf } from '../components/minorUnits';
+import { PagedTable } from '../components/PagedTable';
+import { usePaged } from '../components/usePaged';
 import { PageHeading } from '../components/PageHeading';
 import { Link } from '../router';
 import { useCan } from '../session';
+
+const REASONS = ['DUPLICATE', 'FRAUDULENT', 'ORDER_CHANGE', 'PRODUCT_UNSATISFACTORY', 'OTHER'] as const;
+/** The invoice statuses credit-notes/create accepts (docs/credit-notes.md, "Request"). */
+const CREDITABLE = ['OPEN', 'DUNNING', 'UNPAID', 'PAID'];
+const SPLIT = [
+  ['refund_amount', 'Refunded to the payment'],
+  ['balance_credit_amount', "Credited to the customer's balance"],
+  ['out_of_band_amount', 'Given back outside the platform'],
+] as const;
+type SplitField = (typeof SPLIT)[number][0];
+
+/** What a part of a preview or note amounts to, in the order docs/credit-notes.md explains them. */
+function noteAmounts(note: CreditNotePreview | CreditNote): string {
+  const c = note.currency;
+  return [
+    `total ${money(note.total_amount, c)} (tax ${money(note.tax_amount, c)})`,
+    `off the amount due ${money(note.pre_payment_amount, c)}`,
+    ...SPLIT.map(([field, label]) => `${label.toLowerCase()} ${money(note[field], c)}`),
+  ].join(', ');
+}
+
+function CreditNoteForm({ invoice, onIssued }: { invoice: Invoice; onIssued: () => void }) {
+  const [whole, setWhole] = useState(false);
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState<(typeof REASONS)[number]>('ORDER_CHANGE');
+  const [memo, setMemo] = useState('');
+  const [split, setSplit] = useState<Record<SplitField, string>>({ refund_amount: '', balance_credit_amount: '', out_of_band_amount: '' });
+  const [invalid, setInvalid] = useState('');
+  const [preview, setPreview] = useState<{ body: Record<string, unknown>; note: CreditNotePreview }>();
+  const edited = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setPreview(undefined);
+  };
+  const previewing = useMutation({
+    mutationFn: async (body: Record<string, unknown>) => ({ body, note: await v2<CreditNotePreview>('/v2/credit-notes/preview', body) }),
+    onSuccess: setPreview,
+  });
+  const issuing = useMutation({
+    mutationFn: (body: Record<string, unknown>) => v2<CreditNote>('/v2/credit-notes/create', body),
+    onSuccess: () => {
+      setPreview(undefined);
+      setAmount('');
+      setMemo('');
+      setSplit({ refund_amount: '', balance_credit_amount: '', out_of_band_amount: '' });
+      onIssued();
+    },
+  });
+  const minor = (text: string) => minorUnitsOf(text, invoice.currency);
+  /** The request body, or the first field that does not hold an amount in the invoice's currency. */
+  const body = (): Record<string, unknown> | string => {
+    const request: Record<string, unknown> = { invoice_id: invoice.id, reason, ...(memo ? { memo } : {}) };
+    if (whole) request.lines = invoice.line_items.map((line) => ({ line_item_id: line.id, quantity: line.quantity }));
+    else {
+      const lump = minor(amount);
+      if (lump === undefined) return 'Amount';
+      request.amount = lump;
+    }
+    for (const [field, label] of SPLIT) {
+      if (!split[field]) continue;
+      const part = minor(split[field]);
+      if (part === undefined) return label;
+      request[field] = part;
+    }
+    return request;
+  };
+  return (
+    <form
+      aria-labelledby="issue-credit-note"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        const request = body();
+        if (typeof request === 'string') {
+          setInvalid(`${request}: give a positive amount in ${invoice.currency} with at most its number of decimals.`);
+          return;
+        }
+        setInvalid('');
+        previewing.mutate(request);
+      }}
+    >
+      <h3 id="issue-credit-note">Issue credit note</h3>
+      <p className="hint">
+        The note first lowers what is still due ({money(invoice.amount_due, invoice.currency)}); the rest covers money already paid and must be split
+        exactly between the three ways of giving it back. Amounts in {invoice.currency}, e.g. 15.00.
+      </p>
+      <label className="check">
+        <input type="checkbox" checked={whole} onChange={(e) => edited(setWhole)(e.target.checked)} />
+        Whole invoice (every line in full)
+      </label>
+      <label htmlFor="credit-amount">Amount credited, tax included</label>
+      <input id="credit-amount" inputMode="decimal" required={!whole} disabled={whole} value={amount} onChange={(e) => edited(setAmount)(e.target.value)} />
+      <label htmlFor="credit-reason">Credit note reason</label>
+      <select id="credit-reason" value={reason} onChange={(e) => edited(setReason)(e.target.value as (typeof REASONS)[number])}>
+        {REASONS.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="credit-memo">Memo (on the PDF)</label>
+      <input id="credit-memo" maxLength={500} value={memo} onChange={(e) => edited(setMemo)(e.target.value)} />
+      <fieldset>
+        <legend>Where money already paid goes</legend>
+        {SPLIT.map(([field, label]) => (
+          <span key={field}>
+            <label htmlFor={`credit-${field}`}>{label}</label>
+            <input
+              id={`credit-${field}`}
+              inputMode="decimal"
+              value={split[field]}
+              onChange={(e) => edited(setSplit)({ ...split, [field]: e.target.value })}
+            />
+          </span>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={previewing.isPending}>
+        Preview credit note
+      </button>
+      {invalid ? (
+        <p role="alert" className="error">
+          {invalid}
+        </p>
+      ) : null}
+      <ErrorMessage error={previewing.error} />
+      {preview ? (
+        <div role="status">
+          <p data-testid="credit-note-preview">
+            Preview: {noteAmounts(preview.note)}; the invoice then owes {money(preview.note.invoice_amount_due, invoice.currency)}.
+          </p>
+          <button type="button" onClick={() => issuing.mutate(preview.body)} disabled={issuing.isPending}>
+            Issue credit note
+          </button>
+        </div>
+      ) : null}
+      <ErrorMessage error={issuing.error} />
+    </form>
+  );
+}
 
 export function InvoiceDetailPage({ params }: { params: Record<string, string> }) {
   const id = params.id!;
@@ -18,7 +159,14 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
   const [instrument, setInstrument] = useState('');
   const [refundAmount, setRefundAmount] = useState('');
   const [refundReason, setRefundReason] = useState('');
+  const creditNotes = usePaged<CreditNote>(['invoices', id, 'credit-notes'], async (token) =>
+    pageOf(await v2<Page<CreditNote>>('/v2/credit-notes/list', listBody(token, { invoice_id: { operator: 'EQ', value: id } }))),
+  );
   const refresh = () => client.invalidateQueries({ queryKey: ['invoices'] });
+  const voidNote = useMutation({
+    mutationFn: (noteId: string) => v2<CreditNote>('/v2/credit-notes/void', { id: noteId }),
+    onSuccess: refresh,
+  });
   const action = useMutation({
     mutationFn: async (which: 'finalize' | 'void' | 'pay' | 'refund') => {
       if (which === 'pay') return v2('/v2/invoices/pay', { id, payment_instrument_id: instrument.trim() });
@@ -117,6 +265,35 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
                 ))}
               </ul>
             ) : null}
+          </section>
+          <section aria-labelledby="credit-notes">
+            <h2 id="credit-notes">Credit notes</h2>
+            <PagedTable
+              caption="Credit notes of this invoice"
+              paged={creditNotes}
+              rowKey={(row) => row.id}
+              empty="No credit notes."
+              columns={[
+                { header: 'Number', cell: (row) => (row.pdf_url ? <a href={row.pdf_url}>{`Credit note ${row.number}`}</a> : `Credit note ${row.number}`) },
+                { header: 'Amounts', cell: noteAmounts },
+                { header: 'Status', cell: (row) => row.status },
+                { header: 'Reason', cell: (row) => `${row.reason}${row.memo ? `: ${row.memo}` : ''}` },
+                { header: 'Created', cell: (row) => dateTime(row.created_at) },
+                {
+                  header: 'Action',
+                  cell: (row) =>
+                    can('credit-notes:void') && row.status === 'ISSUED' && row.origin === 'API' ? (
+                      <button type="button" onClick={() => voidNote.mutate(row.id)} disabled={voidNote.isPending}>
+                        Void credit note {row.number}
+                      </button>
+                    ) : (
+                      '—'
+                    ),
+                },
+              ]}
+            />
+            <ErrorMessage error={voidNote.error} />
+            {can('credit-notes:create') && CREDITABLE.includes(data.status) ? <CreditNoteForm invoice={data} onIssued={() => void refresh()} /> : null}
           </section>
           <section aria-labelledby="invoice-actions">
             <h2 id="invoice-actions">Actions</h2>
