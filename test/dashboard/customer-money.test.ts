@@ -165,6 +165,42 @@ describe('customer balance and credit notes in the dashboard', () => {
     expect(await support.getByLabel('Amount credited, tax included').count()).toBe(0);
     await expectAccessible(support, 'customer-money-support-invoice');
   });
+
+  it('an adjustment whose answer never arrived, sent again as it was, is recorded once (one Idempotency-Key)', async () => {
+    await visit(admin, `/customers/${customerId}`, /^Customer /);
+    const before = (await balanceRows(customerId)).length;
+    const keys: (string | undefined)[] = [];
+    await admin.route('**/v2/customer-balance-transactions/create', async (route) => {
+      keys.push(route.request().headers()['idempotency-key']);
+      if (keys.length === 1) {
+        // The platform does the work; the browser never hears back.
+        await route.fetch();
+        await route.abort('failed');
+      } else {
+        await route.continue();
+      }
+    });
+    await admin.getByLabel('Direction').selectOption('DEBIT');
+    await admin.getByLabel('Amount (e.g. 15.00)').fill('1.00');
+    await admin.getByLabel('Currency').fill('EUR');
+    await admin.getByLabel('Description').fill('Retried fee');
+    const lost = admin.waitForEvent('requestfailed');
+    await admin.getByRole('button', { name: 'Adjust balance' }).click();
+    await lost;
+    expect(await balanceRows(customerId)).toHaveLength(before + 1);
+
+    const answered = admin.waitForResponse((response) => response.url().endsWith('/v2/customer-balance-transactions/create'));
+    await admin.getByRole('button', { name: 'Adjust balance' }).click();
+    expect((await answered).status()).toBe(200);
+    await admin.unroute('**/v2/customer-balance-transactions/create');
+
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const stored = await balanceRows(customerId);
+    expect(stored).toHaveLength(before + 1);
+    expect(stored.at(-1)).toMatchObject({ amount: 100, description: 'Retried fee' });
+  });
 });
 
 describe('the amount fields: decimals to minor units by the currency exponent, on the digits', () => {

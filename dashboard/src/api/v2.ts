@@ -18,10 +18,12 @@ const client = createBillingClient({
 /** Every /v2 path the typed client knows; bodies and answers are checked by the pages' own types. */
 export type V2Path = keyof paths;
 
-type UntypedPost = (path: V2Path, init: { body: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type UntypedPost = (path: V2Path, init: { body: unknown; headers?: Record<string, string> }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-export async function v2<T>(path: V2Path, body: unknown): Promise<T> {
-  const { data, error, response } = await (client.POST as unknown as UntypedPost)(path, { body });
+/** `idempotencyKey`: from `useIdempotencyKey` (api/idempotency.ts), on requests that move money. */
+export async function v2<T>(path: V2Path, body: unknown, options: { idempotencyKey?: string } = {}): Promise<T> {
+  const headers = options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : undefined;
+  const { data, error, response } = await (client.POST as unknown as UntypedPost)(path, { body, ...(headers ? { headers } : {}) });
   if (!response.ok || error !== undefined) throw new RequestFailed(response.status, envelopeOf(response.status, error));
   return data as T;
 }

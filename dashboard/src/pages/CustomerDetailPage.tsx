@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { BalanceTransaction, Customer, Invoice, PaymentInstrument, Subscription } from '../api/types';
+import { useIdempotencyKey } from '../api/idempotency';
 import { v2, type Page } from '../api/v2';
 import { customerName } from '../components/customerName';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -26,15 +27,14 @@ function BalanceForm({ customerId, onDone }: { customerId: string; onDone: () =>
   const [currency, setCurrency] = useState('EUR');
   const [description, setDescription] = useState('');
   const [invalid, setInvalid] = useState('');
+  const idempotency = useIdempotencyKey();
   const adjust = useMutation({
-    mutationFn: (minor: number) =>
-      v2<BalanceTransaction>('/v2/customer-balance-transactions/create', {
-        customer_id: customerId,
-        currency: currency.trim().toUpperCase(),
-        amount: direction === 'CREDIT' ? -minor : minor,
-        description,
-      }),
+    mutationFn: (minor: number) => {
+      const body = { customer_id: customerId, currency: currency.trim().toUpperCase(), amount: direction === 'CREDIT' ? -minor : minor, description };
+      return v2<BalanceTransaction>('/v2/customer-balance-transactions/create', body, { idempotencyKey: idempotency.keyFor(body) });
+    },
     onSuccess: () => {
+      idempotency.done();
       setAmount('');
       setDescription('');
       onDone();

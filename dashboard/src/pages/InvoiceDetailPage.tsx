@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { CreditNote, CreditNotePreview, Invoice, Refund } from '../api/types';
+import { useIdempotencyKey } from '../api/idempotency';
 import { v2, type Page } from '../api/v2';
 import { customerName } from '../components/customerName';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -49,9 +50,11 @@ function CreditNoteForm({ invoice, onIssued }: { invoice: Invoice; onIssued: () 
     mutationFn: async (body: Record<string, unknown>) => ({ body, note: await v2<CreditNotePreview>('/v2/credit-notes/preview', body) }),
     onSuccess: setPreview,
   });
+  const idempotency = useIdempotencyKey();
   const issuing = useMutation({
-    mutationFn: (body: Record<string, unknown>) => v2<CreditNote>('/v2/credit-notes/create', body),
+    mutationFn: (body: Record<string, unknown>) => v2<CreditNote>('/v2/credit-notes/create', body, { idempotencyKey: idempotency.keyFor(body) }),
     onSuccess: () => {
+      idempotency.done();
       setPreview(undefined);
       setAmount('');
       setMemo('');
@@ -167,21 +170,25 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
     mutationFn: (noteId: string) => v2<CreditNote>('/v2/credit-notes/void', { id: noteId }),
     onSuccess: refresh,
   });
+  const moneyIdempotency = useIdempotencyKey();
   const action = useMutation({
     mutationFn: async (which: 'finalize' | 'void' | 'pay' | 'refund') => {
-      if (which === 'pay') return v2('/v2/invoices/pay', { id, payment_instrument_id: instrument.trim() });
+      if (which === 'pay') {
+        const body = { id, payment_instrument_id: instrument.trim() };
+        return v2('/v2/invoices/pay', body, { idempotencyKey: moneyIdempotency.keyFor({ which, body }) });
+      }
       if (which === 'refund') {
-        const result = await v2<{ refund: Refund }>('/v2/invoices/refund', {
-          id,
-          ...(refundAmount ? { amount: Number(refundAmount) } : {}),
-          ...(refundReason ? { reason: refundReason } : {}),
-        });
+        const body = { id, ...(refundAmount ? { amount: Number(refundAmount) } : {}), ...(refundReason ? { reason: refundReason } : {}) };
+        const result = await v2<{ refund: Refund }>('/v2/invoices/refund', body, { idempotencyKey: moneyIdempotency.keyFor({ which, body }) });
         setRefunds((list) => [...list, result.refund]);
         return result;
       }
       return v2(`/v2/invoices/${which}`, { id });
     },
-    onSuccess: refresh,
+    onSuccess: () => {
+      moneyIdempotency.done();
+      return refresh();
+    },
   });
   const data = invoice.data;
   return (
