@@ -19,7 +19,8 @@ export function schemathesisSummary(output: string, exitCode: number): Schemathe
     exitCode,
     generated: count(cases, /(\d+) generated/),
     passed: count(cases, /(\d+) passed/),
-    failed: count(cases, /(\d+) failed/),
+    // A run with failures says "17153 generated, 1 found 1 unique failure": the cases that failed.
+    failed: count(cases, /(\d+) failed/) || count(cases, /(\d+) found \d+ unique failures?/),
     skipped: count(cases, /(\d+) skipped/),
     operationsTested: count(output, /Tested:\s*(\d+)/),
   };

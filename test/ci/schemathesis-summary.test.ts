@@ -26,7 +26,16 @@ Test cases:
 ============================ 4 failures in 88.10s ==============================
 `;
 
+// The counts line of a run that found a failure (CI, 2026-11-24).
+const FOUND = `Test cases:
+  17153 generated, 1 found 1 unique failure, 142 skipped
+`;
+
 describe('the schemathesis step of npm test', () => {
+  it('reads the failures of a run that found some', () => {
+    expect(schemathesisSummary(FOUND, 1)).toMatchObject({ generated: 17153, failed: 1, passed: 0, skipped: 142 });
+  });
+
   it('reads the counts of a passing run', () => {
     expect(schemathesisSummary(PASSED, 0)).toEqual({ exitCode: 0, generated: 16127, passed: 16127, failed: 0, skipped: 52, operationsTested: 71 });
   });
