@@ -1,4 +1,4 @@
-import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import type { ResourceErrorCodes } from '../openapi/operation-types';
 
 const DISABLED = { INCOMPATIBLE_STATUS: 'Antifraud is disabled for the account (`context.antifraud_enabled: false`); docs/antifraud.md.' };
 

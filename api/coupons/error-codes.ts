@@ -1,4 +1,4 @@
-import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import type { ResourceErrorCodes } from '../openapi/operation-types';
 
 export const couponErrorCodes = {
   create: {

@@ -1,5 +1,5 @@
 import { EXAMPLE_IDS } from '../openapi/example-ids';
-import type { ResourceRequestExamples } from '../openapi/request-examples';
+import type { ResourceRequestExamples } from '../openapi/operation-types';
 
 export const couponRequestExamples = {
   create: { code: 'SPRING-20', calculation_type: 'PERCENTAGE', calculation_value: 20 },

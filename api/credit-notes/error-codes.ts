@@ -1,4 +1,4 @@
-import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import type { ResourceErrorCodes } from '../openapi/operation-types';
 
 /** The rules a credit note is planned by (services/credit-notes/plan.ts): preview and create alike. */
 const PLAN = {

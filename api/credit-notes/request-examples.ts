@@ -1,5 +1,5 @@
 import { EXAMPLE_IDS } from '../openapi/example-ids';
-import type { RequestExample, ResourceRequestExamples } from '../openapi/request-examples';
+import type { RequestExample, ResourceRequestExamples } from '../openapi/operation-types';
 
 const credit = {
   invoice_id: EXAMPLE_IDS.invoice,

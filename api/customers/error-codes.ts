@@ -1,4 +1,4 @@
-import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import type { ResourceErrorCodes } from '../openapi/operation-types';
 
 const INVALID_DEFAULT_PAYMENT_INSTRUMENT =
   '`configuration.default_payment_instrument_id` is not an instrument of this customer, or not ACTIVE (always on create: a new customer has none); docs/customers.md.';

@@ -1,4 +1,4 @@
-import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import type { ResourceErrorCodes } from '../openapi/operation-types';
 import { subscriptionErrorCodes } from '../subscriptions/error-codes';
 
 const STATUS = 'The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.';

@@ -1,4 +1,3 @@
-import type { inferRouterInputs } from '@trpc/server';
 import type { OperationErrorCode } from '../../domain/errors';
 import { antifraudListErrorCodes } from '../antifraud-lists/error-codes';
 import { apiKeyErrorCodes } from '../api-keys/error-codes';
@@ -10,21 +9,10 @@ import { invoiceErrorCodes } from '../invoices/error-codes';
 import { paymentInstrumentErrorCodes } from '../payment-instruments/error-codes';
 import { productPriceErrorCodes } from '../product-prices/error-codes';
 import { reportErrorCodes } from '../reports/error-codes';
-import type { AppRouter } from '../router';
 import { routingConfigErrorCodes } from '../routing-configs/error-codes';
 import { subscriptionErrorCodes } from '../subscriptions/error-codes';
 import { webhookErrorCodes } from '../webhooks/error-codes';
-
-type Operations = inferRouterInputs<AppRouter>;
-
-/**
- * An operation's 422 codes, each with when it answers it. IDEMPOTENCY_KEY_REUSED is not declared
- * per operation: every mutation answers it (`IDEMPOTENCY_KEY_REUSED_WHEN`).
- */
-export type ErrorCodeDeclaration = Partial<Record<Exclude<OperationErrorCode, 'IDEMPOTENCY_KEY_REUSED'>, string>>;
-
-/** One resource group's operations, by action, with their 422 codes; an operation answering none is left out. */
-export type ResourceErrorCodes<R extends keyof Operations> = { [A in keyof Operations[R]]?: ErrorCodeDeclaration };
+import type { Operations, ErrorCodeDeclaration, ResourceErrorCodes } from './operation-types';
 
 export const IDEMPOTENCY_KEY_REUSED_WHEN =
   'The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.';

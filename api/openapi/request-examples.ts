@@ -1,4 +1,3 @@
-import type { inferRouterInputs } from '@trpc/server';
 import { antifraudListRequestExamples } from '../antifraud-lists/request-examples';
 import { apiKeyRequestExamples } from '../api-keys/request-examples';
 import { couponRequestExamples } from '../coupons/request-examples';
@@ -11,22 +10,11 @@ import { paymentInstrumentRequestExamples } from '../payment-instruments/request
 import { productPriceRequestExamples } from '../product-prices/request-examples';
 import { productRequestExamples } from '../products/request-examples';
 import { reportRequestExamples } from '../reports/request-examples';
-import type { AppRouter } from '../router';
 import { routingConfigRequestExamples } from '../routing-configs/request-examples';
 import { settlementRequestExamples } from '../settlements/request-examples';
 import { subscriptionRequestExamples } from '../subscriptions/request-examples';
 import { webhookRequestExamples } from '../webhooks/request-examples';
-
-type Operations = inferRouterInputs<AppRouter>;
-
-/**
- * A resource group's request example for every one of its operations, typed by the operation's
- * input: "Try it out" starts from it. A test parses each with the operation's zod schema.
- */
-export type ResourceRequestExamples<R extends keyof Operations> = { [A in keyof Operations[R]]-?: Operations[R][A] };
-
-/** One operation's request, for an example two operations share. */
-export type RequestExample<R extends keyof Operations, A extends keyof Operations[R]> = Operations[R][A];
+import type { Operations, ResourceRequestExamples } from './operation-types';
 
 const EXAMPLES: { [R in keyof Operations]: ResourceRequestExamples<R> } = {
   'api-keys': apiKeyRequestExamples,

@@ -1,5 +1,5 @@
 import { EXAMPLE_IDS } from '../openapi/example-ids';
-import type { ResourceRequestExamples } from '../openapi/request-examples';
+import type { ResourceRequestExamples } from '../openapi/operation-types';
 
 export const reportRequestExamples = {
   create: { report_type: 'INVOICES', date_from: '2026-10-01', date_to: '2026-10-31' },

@@ -1,5 +1,5 @@
 import { EXAMPLE_IDS } from '../openapi/example-ids';
-import type { ResourceRequestExamples } from '../openapi/request-examples';
+import type { ResourceRequestExamples } from '../openapi/operation-types';
 
 export const routingConfigRequestExamples = {
   get: { id: EXAMPLE_IDS.routingConfig },

@@ -1,4 +1,4 @@
-import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import type { ResourceErrorCodes } from '../openapi/operation-types';
 
 const STATUS = 'The subscription’s status does not allow the change (docs/subscriptions.md), or its run has ended; `context.status` or `context.subscription_id`.';
 

@@ -1,4 +1,4 @@
-import type { ResourceErrorCodes } from '../openapi/operation-errors';
+import type { ResourceErrorCodes } from '../openapi/operation-types';
 
 const ENDPOINT_ALREADY_EXISTS = 'A live endpoint of the account already has this `url`.';
 
