@@ -143,10 +143,11 @@ async function spawnDevServer({ cli, logPath, dataDir, port, uiPort, namespace }
     ],
     { stdio: ['ignore', logFile.fd, logFile.fd] },
   );
+  // Listened for before anything is awaited: a server that dies at once (a bad flag, a locked
+  // database) would otherwise exit while the descriptor closes, unseen, and be waited for 90 s.
+  const exited = waitForExit(child);
   // The child holds its own copy of the descriptor.
   await logFile.close();
-
-  const exited = waitForExit(child);
   // If this process exits without calling stop() (e.g. an uncaught error), the server must not outlive it.
   const killOnExit = (): void => {
     child.kill('SIGTERM');
