@@ -12,7 +12,8 @@ import { newId } from '../../domain/ids';
 import { createDatabase, type Database } from '../../prisma/client';
 import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
-import { startTemporalDevServer, type DevServer } from '../temporal/cli';
+import { startTemporalDevServer } from '../temporal/cli';
+import { startClusterServer } from '../temporal/cluster-server';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
 import { startApiUnderTest, type ApiUnderTest } from './processes';
@@ -20,7 +21,8 @@ import type { CeilingActivities, renewalCeilingWorkflow } from './renewal-ceilin
 
 /**
  * `npm run bench:renewals [N]`: N subscriptions whose billing cycle ends at the same instant on
- * the local Temporal dev server (real server, real time), and beside them in the same run N bare
+ * a real Temporal server in real time (the local dev server, or with BENCH_TEMPORAL=postgres the
+ * full server on PostgreSQL), and beside them in the same run N bare
  * workflows with one timer and one no-op activity to that instant, as the ceiling. Both measure
  * from the instant: renewals completed per second, the slowest end-to-end latency, and the
  * worker's resident memory (a child process of its own, sampled from /proc).
@@ -37,6 +39,12 @@ const START_CONCURRENCY = 32;
  */
 const SLACK_MS = Number(process.env.BENCH_SLACK_S ?? 20) * 1000;
 const PLATFORM_SLACK_MS = Number(process.env.BENCH_PLATFORM_SLACK_S ?? 60) * 1000;
+/**
+ * `dev` (default): the dev server with its SQLite file, as `npm start` runs it. `postgres`: the
+ * full server on PostgreSQL (its own databases in the bench's PostgreSQL), as test:cluster and a
+ * deployment run it (docs/deployment.md).
+ */
+const TEMPORAL = process.env.BENCH_TEMPORAL ?? 'dev';
 
 interface HalfResult {
   label: string;
@@ -379,17 +387,27 @@ async function main(): Promise<void> {
   if (!Number.isInteger(N) || N < 1) throw new Error(`N must be a positive integer, got ${process.argv[2]}`);
   const dir = await mkdtemp(join(tmpdir(), 'bench-renewals-'));
   let postgres: EmbeddedPostgresHandle | undefined;
-  let temporal: DevServer | undefined;
+  let temporal: { address: string; stop(): Promise<void> } | undefined;
+  if (TEMPORAL !== 'dev' && TEMPORAL !== 'postgres') throw new Error(`BENCH_TEMPORAL must be dev or postgres, got ${TEMPORAL}`);
+  const server = TEMPORAL === 'dev' ? 'local Temporal dev server (SQLite)' : 'Temporal server on PostgreSQL';
   try {
-    postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort(), persistent: false });
+    const pgPort = await freePort();
+    postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
     await ensureDatabase(postgres.adminUrl, 'bench');
-    temporal = await startTemporalDevServer({ dataDir: join(dir, 'temporal'), port: await freePort(), uiPort: await freePort() });
-    log(`Temporal dev server on ${temporal.address}, PostgreSQL ready; N = ${N}`);
+    temporal =
+      TEMPORAL === 'dev'
+        ? await startTemporalDevServer({ dataDir: join(dir, 'temporal'), port: await freePort(), uiPort: await freePort() })
+        : await startClusterServer({
+            postgres: { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'postgres', adminUrl: postgres.adminUrl },
+            dataDir: join(dir, 'temporal'),
+            ui: false,
+          });
+    log(`${server} on ${temporal.address}, PostgreSQL ready; N = ${N}`);
 
     const bare = await ceiling(temporal.address, N);
     const platform = await subscriptions(temporal.address, postgres, dir, N);
     console.log('');
-    console.log(`${N} renewals due at the same instant, local Temporal dev server, worker in its own process:`);
+    console.log(`${N} renewals due at the same instant, ${server}, worker in its own process:`);
     console.log(`  ${row(bare)}`);
     console.log(`  ${row(platform)}`);
     console.log(`ratio platform / ceiling renewals per second: ${(summarise(platform).perSecond / summarise(bare).perSecond).toFixed(3)}`);
