@@ -405,6 +405,8 @@ async function main(): Promise<void> {
     log(`${server} on ${temporal.address}, PostgreSQL ready; N = ${N}`);
 
     const bare = await ceiling(temporal.address, N);
+    // Printed now too: the platform half can run for an hour, and a run stopped in it keeps this.
+    log(row(bare));
     const platform = await subscriptions(temporal.address, postgres, dir, N);
     console.log('');
     console.log(`${N} renewals due at the same instant, ${server}, worker in its own process:`);
