@@ -12,6 +12,7 @@ import {
   type PlanInput,
 } from '../services/invoices/collection';
 import type { ProviderRegistry } from '../services/payments/providers/registry';
+import { heartbeating } from './heartbeating';
 import { refusalsAsFailures } from './refusals';
 
 export type { AttemptInput, AttemptResult, CollectionPlan, PastDueInput, PlanInput } from '../services/invoices/collection';
@@ -25,6 +26,7 @@ export function createInvoiceCollectionActivities(deps: ActivityDependencies & {
     invoicePastDue: (input: PastDueInput): Promise<{ status: string }> => refusalsAsFailures(() => invoicePastDue(services, input)),
     invoiceCollectionStatus: (input: { invoiceId: string }): Promise<{ status: string; collectible: boolean }> =>
       refusalsAsFailures(() => invoiceCollectionStatus(services, input)),
-    attemptInvoiceCollection: (input: AttemptInput): Promise<AttemptResult> => refusalsAsFailures(() => attemptInvoiceCollection(services, input)),
+    attemptInvoiceCollection: (input: AttemptInput): Promise<AttemptResult> =>
+      heartbeating(() => refusalsAsFailures(() => attemptInvoiceCollection(services, input))),
   };
 }

@@ -261,6 +261,7 @@ async function settleAndCount(args: {
 
   const events = await committed();
   const seen = received();
+  await explainUndelivered(db, receiver, events.filter((id) => !seen.has(id)));
   const [undispatched] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM outbox_events WHERE account_id = ${accountId} AND dispatched_at IS NULL`;
   // A fact recorded twice: one-shot events of the same object.
   const [doubledEvents] = await db.$queryRaw<{ n: bigint }[]>`
@@ -297,6 +298,20 @@ async function settleAndCount(args: {
       'workflows stuck (an activity or workflow task retrying)': workflows.stuck,
     },
   };
+}
+
+/** For a failed run: where each undelivered event got to (its deliveries, their attempts, what the receiver answered). */
+async function explainUndelivered(db: ReturnType<typeof createDatabase>, receiver: TestReceiver, eventIds: string[]): Promise<void> {
+  for (const eventId of eventIds) {
+    const event = await db.outboxEvent.findUnique({ where: { id: eventId }, select: { eventType: true, createdAt: true, dispatchedAt: true } });
+    const deliveries = await db.webhookDelivery.findMany({ where: { eventId }, include: { attempts: { orderBy: { attempt: 'asc' } } } });
+    const answers = receiver.requests.filter((request) => request.eventId === eventId).map((request) => `${request.status} ${String(request.outcome)}`);
+    log(`undelivered ${eventId}: ${event?.eventType} created ${event?.createdAt.toISOString()} dispatched ${event?.dispatchedAt?.toISOString() ?? 'never'}; receiver answered [${answers.join(', ')}]`);
+    for (const d of deliveries) {
+      log(`  delivery ${d.id} ${d.status} handler ${d.handler} attempts ${d.attemptCount} next ${d.nextAttemptAt?.toISOString() ?? '-'} lease ${d.leaseUntil?.toISOString() ?? '-'}`);
+      for (const a of d.attempts) log(`    attempt ${a.attempt} at ${a.requestedAt.toISOString()}: ${a.responseStatus ?? '-'} ${a.error ?? 'ok'} (${a.durationMs} ms)`);
+    }
+  }
 }
 
 async function subscriptionsNotRenewed(db: ReturnType<typeof createDatabase>, accountId: string): Promise<number> {

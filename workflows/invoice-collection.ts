@@ -1,15 +1,18 @@
 import { condition, getExternalWorkflowHandle, patched, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { CHARGE_HEARTBEAT_TIMEOUT_MS } from '../domain/charge-heartbeats';
 import { waitingUntil } from '../domain/workflow-details';
 import { keepBillingStatus } from './billing-status';
 import { invoiceStatusChangedSignal } from './invoice-collection-messages';
 import { invoiceDunningStartedSignal } from './subscription-messages';
 
-const { planInvoiceCollection, invoiceCollectionStatus, attemptInvoiceCollection, invoicePastDue } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  // Unlimited attempts: an attempt must finish (its key makes every retry the same charge).
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+// Unlimited attempts: an attempt must finish (its key makes every retry the same charge).
+const RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' };
+
+const { planInvoiceCollection, invoiceCollectionStatus, invoicePastDue } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', retry: RETRY });
+
+/** The charge heartbeats (domain/charge-heartbeats.ts): a dead worker's attempt is retried within seconds. */
+const { attemptInvoiceCollection } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: CHARGE_HEARTBEAT_TIMEOUT_MS, retry: RETRY });
 
 /** An object so later callers (subscriptions) can add fields without breaking running workflows. */
 export interface InvoiceCollectionInput {

@@ -14,6 +14,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SubscriptionObject } from '../services/subscriptions/subscription-object';
+import { CHARGE_HEARTBEAT_TIMEOUT_MS } from '../domain/charge-heartbeats';
 import { billCycle, type InvoiceKind, type PlannedInvoice } from '../domain/subscriptions/billing';
 import { cancel, cancelNow, cancelScheduled, deleteCancellation, validateCancel, validateDeleteCancellation } from '../domain/subscriptions/cancellation';
 import { expire } from '../domain/subscriptions/expiry';
@@ -49,8 +50,8 @@ const { loadSubscription, saveSubscription, subscriptionInvoicesOwed, invoiceCol
   retry: RETRY,
 });
 
-/** Charges through the provider, as an invoice collection's attempt does: the same time allowed. */
-const { renewSubscriptionPeriod } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', retry: RETRY });
+/** Charges through the provider, as an invoice collection's attempt does: the same time allowed, and the same heartbeat. */
+const { renewSubscriptionPeriod } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: CHARGE_HEARTBEAT_TIMEOUT_MS, retry: RETRY });
 
 /**
  * Marks runs that bill a cycle with renewSubscriptionPeriod (save, first charge and, paid, the

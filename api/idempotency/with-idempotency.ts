@@ -215,6 +215,14 @@ async function lockingEachTransaction<T>(ctx: AuthorizedContext, scope: KeyScope
   return result;
 }
 
+/**
+ * How long a held key's transaction may stay open: the work is a workflow Update, which waits for
+ * the change ahead of it, at worst a renewal's charge whose worker died and which is retried after
+ * its heartbeat timeout (domain/charge-heartbeats.ts). The default 30 s would close the
+ * transaction under a change the workflow still makes, and answer 500.
+ */
+const HOLD_KEY_TIMEOUT_MS = 120_000;
+
 async function holdingKey<T>(ctx: AuthorizedContext, scope: KeyScope, work: Work<T>): Promise<T> {
   const outcome = await ctx.db.$transaction(async (tx: Transaction): Promise<{ result: T } | { refused: ApiError }> => {
     await claimKey(tx, ctx, scope);
@@ -229,7 +237,7 @@ async function holdingKey<T>(ctx: AuthorizedContext, scope: KeyScope, work: Work
       await tx.idempotencyRecord.create({ data: refusalRecord(ctx, scope, refusal) });
       return { refused: refusal.error };
     }
-  });
+  }, { timeout: HOLD_KEY_TIMEOUT_MS });
   if ('refused' in outcome) throw outcome.refused;
   return outcome.result;
 }

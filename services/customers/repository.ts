@@ -131,14 +131,30 @@ export function insertCustomer(tx: Db, customer: NewCustomer) {
   });
 }
 
-export function findCustomer(db: Db, accountId: string, id: string) {
-  return db.customer.findFirst({ where: { id, accountId }, select: customerSelect });
+/**
+ * `customerSelect` as one statement: Prisma reads the balances with a second query (issue 13,
+ * customers/get was two round trips). The columns are named as Prisma names them, so the row is a
+ * CustomerRow; test/customers/read-row.test.ts holds the two readings equal.
+ */
+function customerRowSql(accountId: string, id: string, lock: boolean) {
+  return Prisma.sql`
+    SELECT c.id, c.channel_id AS "channelId", c.type, c.email, c.first_name AS "firstName", c.last_name AS "lastName", c.phone,
+           c.merchant_customer_id AS "merchantCustomerId", c.address, c.tax, c.status, c.configuration, c.metadata,
+           c.business_details AS "businessDetails", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
+           coalesce((SELECT json_agg(json_build_object('currency', b.currency, 'balance', b.balance) ORDER BY b.currency)
+                     FROM customer_balances b WHERE b.customer_id = c.id), '[]'::json) AS balances
+    FROM customers c WHERE c.id = ${id} AND c.account_id = ${accountId}${lock ? Prisma.sql` FOR UPDATE OF c` : Prisma.empty}`;
+}
+
+export async function findCustomer(db: Db, accountId: string, id: string): Promise<CustomerRow | null> {
+  const [row] = await db.$queryRaw<CustomerRow[]>(customerRowSql(accountId, id, false));
+  return row ?? null;
 }
 
 /** Reads the customer under its row lock, so concurrent updates apply one after the other. */
-export async function lockCustomer(tx: Db, accountId: string, id: string) {
-  await tx.$queryRaw`SELECT id FROM customers WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
-  return findCustomer(tx, accountId, id);
+export async function lockCustomer(tx: Db, accountId: string, id: string): Promise<CustomerRow | null> {
+  const [row] = await tx.$queryRaw<CustomerRow[]>(customerRowSql(accountId, id, true));
+  return row ?? null;
 }
 
 export function saveCustomer(tx: Db, id: string, state: CustomerState, now: Date) {

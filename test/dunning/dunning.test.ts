@@ -1,6 +1,7 @@
 import { Client } from '@temporalio/client';
 import { createChargeActivities } from '../../activities/charge';
-import { createInvoiceCollectionActivities } from '../../activities/invoice-collection';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createInvoiceCollectionActivities, type AttemptInput } from '../../activities/invoice-collection';
 import { invoiceCollectionWorkflowId } from '../../domain/workflow-ids';
 import { usePlatform } from '../support/platform';
 import { eventsOf, eventTypesOf, merchant, providerChargesOf, waitFor } from '../invoices-payments/fixtures';
@@ -168,7 +169,8 @@ describe('the collection workflow', () => {
     const [firstFailure] = await failedEventIds();
     // What Temporal does when a worker dies after the settlement committed but before the
     // activity's completion reached the server: it runs the same attempt again.
-    const { attemptInvoiceCollection } = createInvoiceCollectionActivities({ db: platform.db });
+    const activities = createInvoiceCollectionActivities({ db: platform.db });
+    const attemptInvoiceCollection = (input: AttemptInput) => new MockActivityEnvironment().run(activities.attemptInvoiceCollection, input);
     expect(await attemptInvoiceCollection({ invoiceId: invoice.id, attempt: 0, retriesLeft: 4 })).toMatchObject({ status: 'DUNNING', retry: true });
     expect(await failedEventIds()).toEqual([firstFailure]);
 

@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { CHARGE_HEARTBEAT_TIMEOUT_MS } from '../../domain/charge-heartbeats';
 import { invoiceCollectionWorkflowId, subscriptionWorkflowId } from '../../domain/workflow-ids';
 import type { Platform } from '../support/platform';
 import { DAY, MINUTE, SOFT, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
@@ -12,11 +13,13 @@ useSubscriptionPlatform((started, steps) => {
 });
 
 /** What a subscription's run has done so far, from its history. */
-async function commands(id: string): Promise<{ activities: string[]; children: number; timers: number }> {
+async function commands(id: string): Promise<{ activities: string[]; heartbeatTimeouts: Record<string, number>; children: number; timers: number }> {
   const history = await s.client.workflow.getHandle(subscriptionWorkflowId(id)).fetchHistory();
   const events = history.events ?? [];
+  const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
   return {
-    activities: events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : [])),
+    activities: scheduled.map((a) => a.activityType!.name!),
+    heartbeatTimeouts: Object.fromEntries(scheduled.map((a) => [a.activityType!.name!, Number(a.heartbeatTimeout?.seconds ?? 0) * 1000])),
     children: events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).length,
     timers: events.filter((e) => e.timerStartedEventAttributes).length,
   };
@@ -51,8 +54,10 @@ describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
       ['SUBSCRIPTION_CYCLE', 'PAID'],
     ]);
     expect(await s.eventTypes(created.id)).toEqual(['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_ACTIVATED', 'SUBSCRIPTION_RENEWED']);
-    const { activities, children, timers } = await commands(created.id);
+    const { activities, heartbeatTimeouts, children, timers } = await commands(created.id);
     expect(activities).toEqual(['loadSubscription', 'renewSubscriptionPeriod', 'renewSubscriptionPeriod']);
+    // The charge heartbeats: a worker dying mid-renewal holds the subscription (and its Updates) seconds, not the 5-minute start-to-close.
+    expect(heartbeatTimeouts).toEqual({ loadSubscription: 0, renewSubscriptionPeriod: CHARGE_HEARTBEAT_TIMEOUT_MS });
     expect(children).toBe(0);
     // To the start, to the renewal, and the one waiting for the next.
     expect(timers).toBe(3);

@@ -1,0 +1,17 @@
+import { Context } from '@temporalio/activity';
+import { CHARGE_HEARTBEAT_EVERY_MS } from '../domain/charge-heartbeats';
+
+/**
+ * Runs `work` in the current activity, heartbeating on a timer until it settles: the work itself
+ * (a provider call, a transaction) has no natural point to heartbeat from, and what the heartbeat
+ * proves is only that this worker is alive.
+ */
+export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const timer = setInterval(() => context.heartbeat(), CHARGE_HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
