@@ -76,6 +76,19 @@ async function counted(path: string, body: unknown) {
 const newDraft = () => ({ customer_id: customerId, currency: 'EUR', line_items: [{ amount: 1_999, description: 'One', quantity: 2 }, { amount: 5, description: 'Two', quantity: 1 }] });
 
 describe('round trips per request', () => {
+  it('customers/get: one statement, the customer with its balances', async () => {
+    const { body, sent } = await counted('customers/get', { id: customerId });
+    expect(sent).toEqual(['SELECT c.id, c.channel_id AS']);
+    expect(body).toMatchObject({ id: customerId, email: 'ada@example.com', address: { country: 'DEU' } });
+  });
+
+  it('invoices/get: one statement, the invoice with its lines and, for a draft, its live customer', async () => {
+    const draft = (await post('invoices/create', newDraft())).body;
+    const { body, sent } = await counted('invoices/get', { id: draft.id });
+    expect(sent).toEqual(['SELECT i.id, i.account_id AS']);
+    expect(body).toEqual(draft);
+  });
+
   it('invoices/create: one transaction of four statements (customer, invoice, its lines, the event), answered from what the inserts return', async () => {
     const { body: created, sent } = await counted('invoices/create', newDraft());
     expect(sent).toHaveLength(6);

@@ -1,0 +1,59 @@
+import { Prisma } from '../../generated/prisma/client';
+import { ApiError } from '../../domain/errors';
+import type { Scope } from '../scope';
+import { serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource } from './invoice-object';
+
+type Db = Prisma.TransactionClient;
+
+/** The line items as Prisma returns them: JSON gives dates as text and the rate as text (kept exact). */
+type JsonLine = Omit<InvoiceRow['lineItems'][number], 'createdAt' | 'taxRate'> & { createdAt: string; taxRate: string | null };
+
+type ReadRow = Omit<InvoiceRow, 'lineItems'> & { lineItems: JsonLine[]; liveCustomer: SnapshotSource | null };
+
+/**
+ * invoices/get in one statement: the invoice's columns (named as `invoiceColumnsSelect` names
+ * them), its lines in order, and for a draft the live customer it shows. Prisma sends three
+ * (issue 13: invoices/get was three round trips, each its own transaction);
+ * test/invoices-lifecycle/read-row.test.ts holds this reading equal to Prisma's.
+ */
+const READ_SQL = (id: string, accountId: string) => Prisma.sql`
+  SELECT i.id, i.account_id AS "accountId", i.channel_id AS "channelId", i.customer_id AS "customerId", i.status, i.currency,
+         i.total_amount AS "totalAmount", i.amount_due AS "amountDue", i.amount_paid AS "amountPaid", i.amount_details AS "amountDetails",
+         i.discounts, i.customer_snapshot AS "customerSnapshot", i.subscription_id AS "subscriptionId", i.billing_reason AS "billingReason",
+         i.collection_method AS "collectionMethod", i.payment_instrument_id AS "paymentInstrumentId",
+         i.payment_in_progress_id AS "paymentInProgressId", i.due_at AS "dueAt", i.notes, i.merchant_reference AS "merchantReference",
+         i.metadata, i.finalized_at AS "finalizedAt", i.paid_at AS "paidAt", i.voided_at AS "voidedAt", i.deleted_at AS "deletedAt",
+         i.created_at AS "createdAt", i.updated_at AS "updatedAt",
+         coalesce((SELECT json_agg(json_build_object(
+                     'id', l.id, 'invoiceId', l.invoice_id, 'position', l.position, 'productPriceId', l.product_price_id,
+                     'description', l.description, 'amount', l.amount, 'currency', l.currency, 'quantity', l.quantity,
+                     'taxCategoryId', l.tax_category_id, 'taxMode', l.tax_mode, 'taxRate', l.tax_rate::text, 'subtotal', l.subtotal,
+                     'discount', l.discount, 'taxable', l.taxable, 'tax', l.tax, 'createdAt', l.created_at) ORDER BY l.position)
+                   FROM invoice_line_items l WHERE l.invoice_id = i.id), '[]'::json) AS "lineItems",
+         CASE WHEN i.customer_snapshot IS NULL THEN (
+           SELECT json_build_object('id', c.id, 'channelId', c.channel_id, 'firstName', c.first_name, 'lastName', c.last_name,
+                                    'email', c.email, 'phone', c.phone, 'address', c.address, 'tax', c.tax, 'configuration', c.configuration)
+           FROM customers c WHERE c.id = i.customer_id) END AS "liveCustomer"
+  FROM invoices i WHERE i.id = ${id} AND i.account_id = ${accountId} AND i.deleted_at IS NULL`;
+
+/** The invoice the caller may see, with what serializing it needs; 404 otherwise. */
+export async function readVisibleInvoice(db: Db, scope: Scope, id: string): Promise<{ row: InvoiceRow; customer: SnapshotSource | undefined }> {
+  const [read] = await db.$queryRaw<ReadRow[]>(READ_SQL(id, scope.accountId));
+  if (!read || (scope.channels !== null && !scope.channels.includes(read.channelId))) throw ApiError.notFound('Invoice', id);
+  const { lineItems, liveCustomer, ...columns } = read;
+  const row: InvoiceRow = {
+    ...columns,
+    lineItems: lineItems.map((line) => ({
+      ...line,
+      taxRate: line.taxRate === null ? null : new Prisma.Decimal(line.taxRate),
+      createdAt: new Date(line.createdAt),
+    })),
+  };
+  return { row, customer: liveCustomer ?? undefined };
+}
+
+/** invoices/get's answer: the section 2.3 object of the invoice the caller may see. */
+export async function readVisibleInvoiceObject(db: Db, scope: Scope, id: string, now: Date): Promise<InvoiceObject> {
+  const { row, customer } = await readVisibleInvoice(db, scope, id);
+  return serializeInvoice(row, { now, customer });
+}
