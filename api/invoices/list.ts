@@ -6,7 +6,7 @@ import { channelIdField, prefixedId } from '../common/schemas';
 import { currency } from '../customers/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
-import { customerSnapshotSelect } from '../../services/invoices/repository';
+import { customerSnapshotSelect } from '../../services/invoices/invoice-object';
 import { invoiceObject, invoiceSelect, invoiceStatus, serializeInvoice, type SnapshotSource } from './schemas';
 
 export const listInvoicesRequest = z.strictObject({

@@ -2,7 +2,8 @@ import { ApiError } from '../../domain/errors';
 import type { Prisma } from '../../prisma/client';
 import type { Scope } from '../scope';
 import type { InvoiceObject } from './invoice-object';
-import { checkPaymentInstrument, createInvoiceRecord, customerSnapshotSelect, resolveDiscounts, resolveLines, type DraftState } from './repository';
+import { customerSnapshotSelect } from './invoice-object';
+import { checkPaymentInstrument, createInvoiceRecord, resolveDiscounts, resolveLines, type DraftState } from './repository';
 import type { DiscountRequest, LineItemRequest } from './invoice-requests';
 
 type Transaction = Prisma.TransactionClient;

@@ -3,15 +3,15 @@ import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import type { Scope } from '../scope';
 import { serializeInvoice } from './invoice-object';
-import { findInvoiceCustomer, lockVisibleInvoice, updateInvoiceColumns } from './repository';
+import { lockAndReadVisibleInvoice, updateInvoiceColumns } from './repository';
 
 /** invoices/delete in the caller's transaction: a DRAFT is marked deleted, with InvoiceDeleted (section 6.2 payload). */
 export async function deleteDraft(deps: { now: () => Date }, tx: Prisma.TransactionClient, scope: Scope, invoiceId: string): Promise<{ id: string; deleted: true }> {
-  const row = await lockVisibleInvoice(tx, scope, invoiceId);
+  const { row, customer } = await lockAndReadVisibleInvoice(tx, scope, invoiceId);
   nextStatus('delete', row.status);
   const now = deps.now();
   const saved = await updateInvoiceColumns(tx, row, { deletedAt: now, updatedAt: now });
-  const invoice = serializeInvoice(saved, { now, customer: await findInvoiceCustomer(tx, row.customerId), deleted: true });
+  const invoice = serializeInvoice(saved, { now, customer, deleted: true });
   await recordEvent(tx, { accountId: scope.accountId, channelId: saved.channelId, name: 'InvoiceDeleted', data: { invoice }, occurredAt: now });
   return { id: saved.id, deleted: true };
 }

@@ -4,11 +4,11 @@ import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { customerSnapshotOf, serializeInvoice, type InvoiceObject, type InvoiceRow } from './invoice-object';
+import { customerSnapshotOf, serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow } from './invoice-object';
 import { chargeableInstrument, chargedInstrumentId } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import { startInvoiceCollection } from '../workflows/invoice-collection';
-import { findInvoiceCustomer, lockVisibleInvoice, updateInvoiceColumns } from './repository';
+import { findInvoiceCustomer, lockAndReadVisibleInvoice, updateInvoiceColumns } from './repository';
 import { planBalanceSettlement, recordBalanceSettlement } from '../customer-balance/finalization';
 
 type Transaction = Prisma.TransactionClient;
@@ -24,12 +24,11 @@ export interface FinalizationReason {
   message: string;
 }
 
-type Customer = Awaited<ReturnType<typeof findInvoiceCustomer>>;
 
 async function finalizationReasons(
   tx: Transaction,
   row: InvoiceRow,
-  customer: Customer,
+  customer: InvoiceCustomerRow,
   amountDue: number,
   now: Date,
   instrumentChecked: boolean,
@@ -78,16 +77,17 @@ export interface Finalized {
  * applied (credit lowers `amount_due`, debit raises it) and a negative total is credited to it,
  * under the balance's row lock (docs/customer-balance.md). Throws FinalizationRefused with every
  * reason it cannot be issued. Subscriptions pass `instrumentChecked: false`: their collection picks a
- * usable instrument at each attempt, and a cycle with none fails its payment instead.
+ * usable instrument at each attempt, and a cycle with none fails its payment instead. `customer`
+ * is the live customer when the caller read it with the invoice, after the lock; else it is read here.
  */
 export async function finalizeDraft(
   tx: Transaction,
   row: InvoiceRow,
-  options: { now: Date; instrumentChecked?: boolean },
+  options: { now: Date; instrumentChecked?: boolean; customer?: InvoiceCustomerRow },
 ): Promise<Finalized> {
   const { now } = options;
   nextStatus('finalize', row.status);
-  const customer = await findInvoiceCustomer(tx, row.customerId);
+  const customer = options.customer ?? (await findInvoiceCustomer(tx, row.customerId));
   const balance = await planBalanceSettlement(tx, row);
   const reasons = await finalizationReasons(tx, row, customer, balance.amountDue, now, options.instrumentChecked ?? true);
   if (reasons.length > 0) throw new FinalizationRefused(reasons);
@@ -123,8 +123,8 @@ export interface FinalizeDependencies {
  * finalized, and the collection of a CHARGE_AUTOMATICALLY one started before the commit.
  */
 export async function finalizeInvoice(deps: FinalizeDependencies, tx: Transaction, scope: Scope, invoiceId: string): Promise<InvoiceObject> {
-  const row = await lockVisibleInvoice(tx, scope, invoiceId);
-  const { row: saved, invoice, charged } = await finalizeDraft(tx, row, { now: deps.now() });
+  const { row, customer } = await lockAndReadVisibleInvoice(tx, scope, invoiceId);
+  const { row: saved, invoice, charged } = await finalizeDraft(tx, row, { now: deps.now(), customer });
   if (charged) await startInvoiceCollection(deps.temporal, saved);
   return invoice;
 }
@@ -140,8 +140,8 @@ export function finalizationFailed(invoiceId: string, reasons: FinalizationReaso
  * request records one event, however it is retried or duplicated under its Idempotency-Key.
  */
 export async function recordFinalizationFailure(tx: Transaction, scope: Scope, invoiceId: string, reasons: FinalizationReason[], now: Date): Promise<void> {
-  const row = await lockVisibleInvoice(tx, scope, invoiceId);
-  const invoice = serializeInvoice(row, { now, customer: await findInvoiceCustomer(tx, row.customerId) });
+  const { row, customer } = await lockAndReadVisibleInvoice(tx, scope, invoiceId);
+  const invoice = serializeInvoice(row, { now, customer });
   await recordEvent(tx, {
     accountId: scope.accountId,
     channelId: row.channelId,

@@ -55,6 +55,21 @@ export const invoiceSelect = {
 
 export type InvoiceRow = Prisma.InvoiceGetPayload<{ select: typeof invoiceSelect }>;
 
+/** The customer columns an invoice needs: what a snapshot copies, the channel, and the default instrument (configuration). */
+export const customerSnapshotSelect = {
+  id: true,
+  channelId: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  phone: true,
+  address: true,
+  tax: true,
+  configuration: true,
+} as const satisfies Prisma.CustomerSelect;
+
+export type InvoiceCustomerRow = Prisma.CustomerGetPayload<{ select: typeof customerSnapshotSelect }>;
+
 /** The fields of a customer record a snapshot copies. */
 export interface SnapshotSource {
   id: string;

@@ -1,18 +1,18 @@
 import { Prisma } from '../../generated/prisma/client';
 import { ApiError } from '../../domain/errors';
 import type { Scope } from '../scope';
-import { serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource } from './invoice-object';
+import { serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow } from './invoice-object';
 
 type Db = Prisma.TransactionClient;
 
 /** The line items as Prisma returns them: JSON gives dates as text and the rate as text (kept exact). */
 type JsonLine = Omit<InvoiceRow['lineItems'][number], 'createdAt' | 'taxRate'> & { createdAt: string; taxRate: string | null };
 
-type ReadRow = Omit<InvoiceRow, 'lineItems'> & { lineItems: JsonLine[]; liveCustomer: SnapshotSource | null };
+type ReadRow = Omit<InvoiceRow, 'lineItems'> & { lineItems: JsonLine[]; liveCustomer: InvoiceCustomerRow | null };
 
 /**
- * invoices/get in one statement: the invoice's columns (named as `invoiceColumnsSelect` names
- * them), its lines in order, and for a draft the live customer it shows. Prisma sends three
+ * An invoice in one statement: the invoice's columns (named as `invoiceColumnsSelect` names
+ * them), its lines in order, and for a draft the live customer (`customerSnapshotSelect`). Prisma sends three
  * (issue 13: invoices/get was three round trips, each its own transaction);
  * test/invoices-lifecycle/read-row.test.ts holds this reading equal to Prisma's.
  */
@@ -37,7 +37,7 @@ const READ_SQL = (id: string, accountId: string) => Prisma.sql`
   FROM invoices i WHERE i.id = ${id} AND i.account_id = ${accountId} AND i.deleted_at IS NULL`;
 
 /** The invoice the caller may see, with what serializing it needs; 404 otherwise. */
-export async function readVisibleInvoice(db: Db, scope: Scope, id: string): Promise<{ row: InvoiceRow; customer: SnapshotSource | undefined }> {
+export async function readVisibleInvoice(db: Db, scope: Scope, id: string): Promise<{ row: InvoiceRow; customer: InvoiceCustomerRow | undefined }> {
   const [read] = await db.$queryRaw<ReadRow[]>(READ_SQL(id, scope.accountId));
   if (!read || (scope.channels !== null && !scope.channels.includes(read.channelId))) throw ApiError.notFound('Invoice', id);
   const { lineItems, liveCustomer, ...columns } = read;

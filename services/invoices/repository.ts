@@ -9,7 +9,8 @@ import type { BillingReason } from '../../domain/billing-reasons';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { TaxMode } from '../../domain/invoice-amounts';
 import type { DiscountRequest, LineItemRequest } from './invoice-requests';
-import { invoiceColumnsSelect, invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
+import { customerSnapshotSelect, invoiceColumnsSelect, invoiceSelect, serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
+import { readVisibleInvoice } from './invoice-read';
 
 type Db = Prisma.TransactionClient;
 
@@ -34,17 +35,6 @@ export interface DraftState {
   metadata: Record<string, string> | null;
 }
 
-export const customerSnapshotSelect = {
-  id: true,
-  channelId: true,
-  firstName: true,
-  lastName: true,
-  email: true,
-  phone: true,
-  address: true,
-  tax: true,
-  configuration: true,
-} as const;
 
 /* ---------- resolving what a request names ---------- */
 
@@ -322,10 +312,20 @@ function visible<T extends { channelId: string }>(scope: Scope, id: string, row:
   return row;
 }
 
-/** Takes the invoice's row lock first, so status changes of one invoice apply one after the other. */
+/**
+ * Takes the invoice's row lock first, so status changes of one invoice apply one after the other;
+ * then reads it in one statement, whose snapshot is taken after the lock: the lines, changed only
+ * under that lock, are as the previous holder left them (a single `FOR UPDATE` statement would
+ * read them from before its wait).
+ */
 export async function lockVisibleInvoice(tx: Db, scope: Scope, id: string): Promise<InvoiceRow> {
+  return (await lockAndReadVisibleInvoice(tx, scope, id)).row;
+}
+
+/** `lockVisibleInvoice`, with the live customer a draft shows (and finalization snapshots). */
+export async function lockAndReadVisibleInvoice(tx: Db, scope: Scope, id: string): Promise<{ row: InvoiceRow; customer: InvoiceCustomerRow | undefined }> {
   await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} FOR UPDATE`;
-  return visibleInvoice(tx, scope, id);
+  return readVisibleInvoice(tx, scope, id);
 }
 
 /** What a charge claim decides on, read with the invoice's row lock in one statement. */
