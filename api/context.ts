@@ -6,8 +6,8 @@ import type { SecretCache } from './auth/secret-cache';
 import type { RateLimiting } from './rate-limit/token-bucket';
 
 /**
- * Everything a procedure may use, built without an HTTP request so tests can call
- * procedures through `createCaller` exactly as the HTTP layer does.
+ * Everything a procedure may use, built without an HTTP request (api/http/server.ts makes one
+ * per request and calls the procedure with it).
  */
 export interface Context {
   db: Database;

@@ -21,7 +21,6 @@ const t = initTRPC.context<Context>().meta<Meta>().create({ isDev: false });
 
 export const router = t.router;
 export const mergeRouters = t.mergeRouters;
-export const createCallerFactory = t.createCallerFactory;
 
 export type Transaction = Prisma.TransactionClient;
 

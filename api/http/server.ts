@@ -1,13 +1,13 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { createContext, type ContextDependencies } from '../context';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import { createContext, type Context, type ContextDependencies } from '../context';
 import { envelopeOf, toApiError } from '../errors/envelope';
 import { registerFileRoutes } from '../files/routes';
 import { openApiDocument } from '../openapi/document';
 import { registerReferencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
-import { createCallerFactory } from '../trpc';
 import { registerV1Routes } from '../v1/routes';
 import { createLogger, type Logger } from '../../services/logging/logger';
 import { registerDashboardRoutes } from '../dashboard/routes';
@@ -35,13 +35,14 @@ export interface ServerOptions {
   trustProxy?: boolean | string;
 }
 
-const createCaller = createCallerFactory(appRouter);
-
-type Caller = ReturnType<typeof createCaller>;
-type Callable = (input: unknown) => Promise<unknown>;
-
-function callableAt(caller: Caller, dotted: string): Callable {
-  return dotted.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as Callable;
+/**
+ * Calls the procedure at `dotted` as tRPC's `createCaller` does (same options, the router's
+ * middlewares, input parsing and output validation all inside the procedure), without building
+ * a caller proxy per request and resolving the path through it.
+ */
+function callProcedure(dotted: string, ctx: Context, input: unknown): Promise<unknown> {
+  const procedure = ((appRouter as AnyRouter)._def.procedures as Record<string, AnyProcedure>)[dotted]!;
+  return procedure({ path: dotted, getRawInput: async () => input, ctx, type: procedure._def.type, signal: undefined, batchIndex: 0 });
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -141,7 +142,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     try {
       input = parseBody(typeof request.body === 'string' ? request.body : '');
       refuseNulCharacters(input);
-      const result = await callableAt(createCaller(ctx), dotted)(input);
+      const result = await callProcedure(dotted, ctx, input);
       if (seeOther.has(path)) {
         return reply.headers(ctx.responseHeaders).code(303).header('location', (result as SeeOther).location).send(result);
       }
