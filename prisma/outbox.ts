@@ -17,17 +17,32 @@ export interface NewEvent {
  * not at all. Delivery reads committed rows only, so nothing is sent for a rolled-back change.
  */
 export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent): Promise<EventEnvelope> {
-  const id = newId('event', event.occurredAt.getTime());
-  const eventType = EVENT_TYPES[event.name];
-  await tx.outboxEvent.create({
-    data: {
-      id,
-      accountId: event.accountId,
-      channelId: event.channelId ?? null,
-      eventType,
-      occurredAt: event.occurredAt,
-      data: event.data as Prisma.InputJsonValue,
-    },
-  });
-  return { event_id: id, event_type: eventType, occurred_at: formatDateTime(event.occurredAt), data: event.data };
+  const row = outboxRow(event);
+  await tx.outboxEvent.create({ data: { ...row, data: row.data as Prisma.InputJsonValue } });
+  return eventEnvelope(row);
+}
+
+/** The outbox row of an event, for a statement that inserts it beside the change it reports (recordEvent's row). */
+export function outboxRow(event: NewEvent): OutboxRow {
+  return {
+    id: newId('event', event.occurredAt.getTime()),
+    accountId: event.accountId,
+    channelId: event.channelId ?? null,
+    eventType: EVENT_TYPES[event.name],
+    occurredAt: event.occurredAt,
+    data: event.data,
+  };
+}
+
+export interface OutboxRow {
+  id: string;
+  accountId: string;
+  channelId: string | null;
+  eventType: string;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+function eventEnvelope(row: OutboxRow): EventEnvelope {
+  return { event_id: row.id, event_type: row.eventType, occurred_at: formatDateTime(row.occurredAt), data: row.data };
 }

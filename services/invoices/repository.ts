@@ -2,7 +2,7 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { computeInvoiceAmounts, MAX_INVOICE_AMOUNT, type InvoiceAmounts } from '../../domain/invoice-amounts';
 import { Prisma } from '../../generated/prisma/client';
-import { recordEvent } from '../../prisma/outbox';
+import { outboxRow, type OutboxRow } from '../../prisma/outbox';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import type { BillingReason } from '../../domain/billing-reasons';
@@ -219,35 +219,68 @@ export interface NewInvoice {
 export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<{ row: InvoiceRow; object: InvoiceObject }> {
   const amounts = invoice.amounts ?? amountsOf(invoice.state);
   const id = invoice.id ?? newId('invoice', invoice.now.getTime());
-  const columns = await tx.invoice.create({
-    select: invoiceColumnsSelect,
-    data: {
-      id,
-      accountId: invoice.accountId,
-      channelId: invoice.customer.channelId,
-      customerId: invoice.customer.id,
-      status: 'DRAFT',
-      currency: invoice.currency,
-      ...draftColumns(invoice.state, amounts),
-      billingReason: invoice.billingReason,
-      subscriptionId: invoice.subscriptionId ?? null,
-      createdAt: invoice.now,
-      updatedAt: invoice.now,
-    },
-  });
-  // What the inserts return is the row: reading it back would cost two more statements.
-  const lines = lineRows(id, invoice.currency, invoice.state, amounts, invoice.now);
-  const lineItems = lines.length === 0 ? [] : await tx.invoiceLineItem.createManyAndReturn({ data: lines });
-  const row: InvoiceRow = { ...columns, lineItems: lineItems.sort((a, b) => a.position - b.position) };
-  const object = serializeInvoice(row, { now: invoice.now, customer: invoice.customer });
-  await recordEvent(tx, {
+  const { state, now } = invoice;
+  // The row is known before it is written (no column is left to a database default that shows):
+  // the answer and the event are built from it, and one statement inserts all three.
+  const columns: Omit<InvoiceRow, 'lineItems'> = {
+    id,
     accountId: invoice.accountId,
-    channelId: row.channelId,
-    name: 'InvoiceCreated',
-    data: { invoice: object },
-    occurredAt: invoice.now,
-  });
+    channelId: invoice.customer.channelId,
+    customerId: invoice.customer.id,
+    status: 'DRAFT',
+    currency: invoice.currency,
+    totalAmount: amounts.total,
+    amountDue: amounts.total,
+    amountPaid: 0,
+    amountDetails: amounts.amountDetails as unknown as Prisma.JsonValue,
+    discounts: state.discounts as unknown as Prisma.JsonValue,
+    customerSnapshot: null,
+    subscriptionId: invoice.subscriptionId ?? null,
+    billingReason: invoice.billingReason,
+    collectionMethod: state.collectionMethod,
+    paymentInstrumentId: state.paymentInstrumentId,
+    paymentInProgressId: null,
+    dueAt: state.dueAt,
+    notes: state.notes,
+    merchantReference: state.merchantReference,
+    metadata: state.metadata,
+    finalizedAt: null,
+    paidAt: null,
+    voidedAt: null,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const lines = lineRows(id, invoice.currency, state, amounts, now);
+  const row: InvoiceRow = { ...columns, lineItems: lines.map((line) => ({ ...line, taxRate: line.taxRate === null ? null : new Prisma.Decimal(line.taxRate) })) };
+  const object = serializeInvoice(row, { now, customer: invoice.customer });
+  const event = outboxRow({ accountId: invoice.accountId, channelId: row.channelId, name: 'InvoiceCreated', data: { invoice: object }, occurredAt: now });
+  await tx.$executeRaw(insertInvoiceSql(columns, lines, event));
   return { row, object };
+}
+
+/** The invoice, its lines and its event in one statement (Prisma sends three). */
+function insertInvoiceSql(invoice: Omit<InvoiceRow, 'lineItems'>, lines: ReturnType<typeof lineRows>, event: OutboxRow): Prisma.Sql {
+  const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  return Prisma.sql`
+    WITH invoice AS (
+      INSERT INTO invoices (id, account_id, channel_id, customer_id, status, currency, total_amount, amount_due, amount_paid, amount_details,
+                            discounts, subscription_id, billing_reason, collection_method, payment_instrument_id, due_at, notes,
+                            merchant_reference, metadata, created_at, updated_at)
+      VALUES (${invoice.id}, ${invoice.accountId}, ${invoice.channelId}, ${invoice.customerId}, ${invoice.status}, ${invoice.currency},
+              ${invoice.totalAmount}, ${invoice.amountDue}, ${invoice.amountPaid}, ${jsonb(invoice.amountDetails)}::jsonb,
+              ${jsonb(invoice.discounts)}::jsonb, ${invoice.subscriptionId}, ${invoice.billingReason}, ${invoice.collectionMethod},
+              ${invoice.paymentInstrumentId}, ${invoice.dueAt}, ${invoice.notes}, ${invoice.merchantReference},
+              ${jsonb(invoice.metadata)}::jsonb, ${invoice.createdAt}, ${invoice.updatedAt})
+    ), lines AS (
+      INSERT INTO invoice_line_items (id, invoice_id, position, product_price_id, description, amount, currency, quantity, tax_category_id,
+                                      tax_mode, tax_rate, subtotal, discount, taxable, tax, created_at)
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) AS l(id text, "invoiceId" text, position int, "productPriceId" text,
+        description text, amount int, currency text, quantity int, "taxCategoryId" text, "taxMode" text, "taxRate" numeric,
+        subtotal int, discount int, taxable int, tax int, "createdAt" timestamptz)
+    )
+    INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
+    VALUES (${event.id}, ${event.accountId}, ${event.channelId}, ${event.eventType}, ${event.occurredAt}, ${JSON.stringify(event.data)}::jsonb)`;
 }
 
 /** Rewrites a draft. Lines get new rows when `linesReplaced`, else keep their ids and take the new amounts. */

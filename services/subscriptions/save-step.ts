@@ -56,7 +56,7 @@ export async function saveSubscriptionStep(deps: { db: Database }, input: SaveIn
           now,
         });
         try {
-          const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
+          const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false, customer });
           invoice = { id, status: finalized.row.status };
         } catch (error) {
           if (error instanceof FinalizationRefused) throw finalizationFailed(id, error.reasons);
