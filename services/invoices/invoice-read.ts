@@ -16,14 +16,14 @@ type ReadRow = Omit<InvoiceRow, 'lineItems'> & { lineItems: JsonLine[]; liveCust
  * (issue 13: invoices/get was three round trips, each its own transaction);
  * test/invoices-lifecycle/read-row.test.ts holds this reading equal to Prisma's.
  */
-const READ_SQL = (id: string, accountId: string) => Prisma.sql`
+const readSql = (where: Prisma.Sql, extraColumns: Prisma.Sql = Prisma.empty) => Prisma.sql`
   SELECT i.id, i.account_id AS "accountId", i.channel_id AS "channelId", i.customer_id AS "customerId", i.status, i.currency,
          i.total_amount AS "totalAmount", i.amount_due AS "amountDue", i.amount_paid AS "amountPaid", i.amount_details AS "amountDetails",
          i.discounts, i.customer_snapshot AS "customerSnapshot", i.subscription_id AS "subscriptionId", i.billing_reason AS "billingReason",
          i.collection_method AS "collectionMethod", i.payment_instrument_id AS "paymentInstrumentId",
          i.payment_in_progress_id AS "paymentInProgressId", i.due_at AS "dueAt", i.notes, i.merchant_reference AS "merchantReference",
          i.metadata, i.finalized_at AS "finalizedAt", i.paid_at AS "paidAt", i.voided_at AS "voidedAt", i.deleted_at AS "deletedAt",
-         i.created_at AS "createdAt", i.updated_at AS "updatedAt",
+         i.created_at AS "createdAt", i.updated_at AS "updatedAt"${extraColumns},
          coalesce((SELECT json_agg(json_build_object(
                      'id', l.id, 'invoiceId', l.invoice_id, 'position', l.position, 'productPriceId', l.product_price_id,
                      'description', l.description, 'amount', l.amount, 'currency', l.currency, 'quantity', l.quantity,
@@ -34,22 +34,38 @@ const READ_SQL = (id: string, accountId: string) => Prisma.sql`
            SELECT json_build_object('id', c.id, 'channelId', c.channel_id, 'firstName', c.first_name, 'lastName', c.last_name,
                                     'email', c.email, 'phone', c.phone, 'address', c.address, 'tax', c.tax, 'configuration', c.configuration)
            FROM customers c WHERE c.id = i.customer_id) END AS "liveCustomer"
-  FROM invoices i WHERE i.id = ${id} AND i.account_id = ${accountId} AND i.deleted_at IS NULL`;
+  FROM invoices i WHERE ${where}`;
 
 /** The invoice the caller may see, with what serializing it needs; 404 otherwise. */
 export async function readVisibleInvoice(db: Db, scope: Scope, id: string): Promise<{ row: InvoiceRow; customer: InvoiceCustomerRow | undefined }> {
-  const [read] = await db.$queryRaw<ReadRow[]>(READ_SQL(id, scope.accountId));
+  const [read] = await db.$queryRaw<ReadRow[]>(readSql(Prisma.sql`i.id = ${id} AND i.account_id = ${scope.accountId} AND i.deleted_at IS NULL`));
   if (!read || (scope.channels !== null && !scope.channels.includes(read.channelId))) throw ApiError.notFound('Invoice', id);
-  const { lineItems, liveCustomer, ...columns } = read;
-  const row: InvoiceRow = {
-    ...columns,
-    lineItems: lineItems.map((line) => ({
+  const { liveCustomer, ...rest } = read;
+  return { row: rowOf(rest), customer: liveCustomer ?? undefined };
+}
+
+/**
+ * An invoice by id alone, with the collection attempts it has settled: what a charge's claim and
+ * settlement decide on (services/payments/settle.ts reads it after taking the row lock).
+ */
+export async function readChargeableInvoice(db: Db, id: string): Promise<(InvoiceRow & { collectionAttemptsSettled: number }) | null> {
+  const [read] = await db.$queryRaw<(ReadRow & { collectionAttemptsSettled: number })[]>(
+    readSql(Prisma.sql`i.id = ${id}`, Prisma.sql`, i.collection_attempts_settled AS "collectionAttemptsSettled"`),
+  );
+  if (!read) return null;
+  const { liveCustomer: _customer, ...rest } = read;
+  return rowOf(rest);
+}
+
+function rowOf<T extends Omit<ReadRow, 'liveCustomer'>>(read: T): Omit<T, 'lineItems'> & Pick<InvoiceRow, 'lineItems'> {
+  return {
+    ...read,
+    lineItems: read.lineItems.map((line) => ({
       ...line,
       taxRate: line.taxRate === null ? null : new Prisma.Decimal(line.taxRate),
       createdAt: new Date(line.createdAt),
     })),
   };
-  return { row, customer: liveCustomer ?? undefined };
 }
 
 /** invoices/get's answer: the section 2.3 object of the invoice the caller may see. */

@@ -4,6 +4,7 @@ import { canTransition, nextStatus, type InvoiceTransition } from '../../domain/
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
+import { readChargeableInvoice } from '../invoices/invoice-read';
 import { invoiceObjectOf, updateInvoiceColumns } from '../invoices/repository';
 import type { PaymentObject } from './payment-objects';
 
@@ -13,10 +14,14 @@ type Db = Prisma.TransactionClient;
 export const chargeableInvoiceSelect = { ...invoiceSelect, paymentInProgressId: true, collectionAttemptsSettled: true } as const satisfies Prisma.InvoiceSelect;
 export type ChargeableInvoice = Prisma.InvoiceGetPayload<{ select: typeof chargeableInvoiceSelect }>;
 
-/** Takes the invoice's row lock: claims, settlements, voids and refunds of one invoice go one at a time. */
+/**
+ * Takes the invoice's row lock: claims, settlements, voids and refunds of one invoice go one at a
+ * time. The read is a statement of its own after the lock, so it sees what the previous holder
+ * committed (services/invoices/repository.ts, lockVisibleInvoice).
+ */
 export async function lockInvoice(tx: Db, invoiceId: string): Promise<ChargeableInvoice | null> {
   await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId} FOR UPDATE`;
-  return tx.invoice.findUnique({ where: { id: invoiceId }, select: chargeableInvoiceSelect });
+  return readChargeableInvoice(tx, invoiceId);
 }
 
 

@@ -1,4 +1,5 @@
-import { readVisibleInvoice } from '../../services/invoices/invoice-read';
+import { readChargeableInvoice, readVisibleInvoice } from '../../services/invoices/invoice-read';
+import { chargeableInvoiceSelect } from '../../services/payments/settle';
 import { findInvoiceCustomer, visibleInvoice } from '../../services/invoices/repository';
 import { usePlatform } from '../support/platform';
 
@@ -50,6 +51,12 @@ describe('the one-statement invoice read', () => {
     const finalized = await readVisibleInvoice(platform.db, all(), invoice.id);
     expect(finalized).toEqual(await prismaReading(invoice.id));
     expect(finalized.customer).toBeUndefined();
+
+    // The charge path's reading by id (services/payments/settle.ts, lockInvoice): the same columns plus the attempts settled.
+    expect(await readChargeableInvoice(platform.db, invoice.id)).toEqual(
+      await platform.db.invoice.findUnique({ where: { id: invoice.id }, select: chargeableInvoiceSelect }),
+    );
+    expect(await readChargeableInvoice(platform.db, 'inv_01nonexistent000000000000')).toBeNull();
   });
 
   it('is 404 for a deleted invoice, another account’s, and one outside the caller’s channels', async () => {

@@ -64,7 +64,7 @@ describe('round trips of the invoice cycle', () => {
     // finalize: the lock, then the invoice with its lines and live customer in one statement, the customer balance locked
     // (docs/customer-balance.md, "At finalization"), the update, the event.
     expect(counts.finalize).toMatchObject({ statements: 7, transactions: 1 });
-    expect(counts.pay.statements).toBeLessThanOrEqual(20);
+    expect(counts.pay.statements).toBeLessThanOrEqual(19);
     expect(counts.pay.transactions).toBeLessThanOrEqual(10);
     // The provider is asked between the claim's commit and the settlement's BEGIN, in no transaction.
     const texts = counts.pay.texts.map((t) => t.trim());
