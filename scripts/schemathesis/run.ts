@@ -34,6 +34,8 @@ interface Platform {
   secret: string;
   channelId: string;
   exited: Promise<number | null>;
+  /** Everything the platform (API, worker, Temporal, PostgreSQL) printed so far: kept beside schemathesis' output. */
+  output: () => string;
 }
 
 async function startPlatform(dataDir: string): Promise<Platform> {
@@ -68,7 +70,7 @@ async function startPlatform(dataDir: string): Promise<Platform> {
   const secret = /secret \(shown once, store it now\): (asec_\S+)/.exec(output)?.[1];
   const channelId = /channel (chn_[^,\s]+)/.exec(output)?.[1];
   if (!secret || !channelId) throw new Error(`no bootstrap key or channel in the start output:\n${output}`);
-  return { child, baseUrl: `http://127.0.0.1:${port}`, secret, channelId, exited };
+  return { child, baseUrl: `http://127.0.0.1:${port}`, secret, channelId, exited, output: () => output };
 }
 
 async function runSchemathesis(executable: string, platform: Platform, fixtures: Fixtures, extra: string[]): Promise<number> {
@@ -130,6 +132,8 @@ async function main(): Promise<void> {
     if (platform) {
       platform.child.kill('SIGINT');
       await platform.exited;
+      await mkdir(ARTIFACTS, { recursive: true });
+      await writeFile(join(ARTIFACTS, 'platform.txt'), platform.output());
     }
     await rm(dataDir, { recursive: true, force: true });
   }
