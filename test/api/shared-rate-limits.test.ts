@@ -55,11 +55,13 @@ describe('rate limits shared by every API process (RATE_LIMIT_STORE=postgres, do
 
   it('refills with time on the database clock', async () => {
     await platform.db.$executeRaw`DELETE FROM rate_limit_buckets`;
-    const apis = await twoApis({ ratePerSecond: 5, burst: 1 });
+    // One token per 2 s: the second process's first request is its coldest (plans compiled on a
+    // loaded machine), and at 5 per second it could take the 200 ms a token needs to come back.
+    const apis = await twoApis({ ratePerSecond: 0.5, burst: 1 });
     try {
       expect((await getKeys(apis.urls[0]!)).status).toBe(200);
       expect((await getKeys(apis.urls[1]!)).status).toBe(429);
-      await new Promise((done) => setTimeout(done, 250));
+      await new Promise((done) => setTimeout(done, 2_100));
       expect((await getKeys(apis.urls[1]!)).status).toBe(200);
     } finally {
       await apis.close();
