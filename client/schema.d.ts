@@ -9132,6 +9132,7 @@ export interface operations {
              *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
              *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
              *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             *     - `PRORATION_DATE_OUT_OF_PERIOD`: `proration_date` is outside the period the subscription is in now (from the start of its billed period to before its next billing); `context.period_start_at`, `context.next_billing_at`.
              */
             422: {
                 headers: {
@@ -9140,7 +9141,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED";
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PRORATION_DATE_OUT_OF_PERIOD";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;

@@ -25,7 +25,11 @@ export const invoiceErrorCodes = {
   },
   void: { INCOMPATIBLE_STATUS: `OPEN, DUNNING or UNPAID only, and no payment of it under way. ${STATUS}` },
   delete: { INCOMPATIBLE_STATUS: `DRAFT only. ${STATUS}` },
-  preview: subscriptionErrorCodes.update,
+  preview: {
+    ...subscriptionErrorCodes.update,
+    PRORATION_DATE_OUT_OF_PERIOD:
+      '`proration_date` is outside the period the subscription is in now (from the start of its billed period to before its next billing); `context.period_start_at`, `context.next_billing_at`.',
+  },
   pay: {
     INCOMPATIBLE_STATUS: 'The invoice is not OPEN, DUNNING or UNPAID; `context.status`, `context.allowed_statuses`. docs/invoice-payments.md.',
     PAYMENT_INSTRUMENT_NOT_FOUND: 'Unknown instrument, another customer’s, or in a channel the key cannot reach; `context.payment_instrument_id`.',

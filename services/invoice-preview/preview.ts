@@ -82,16 +82,23 @@ export async function previewInvoices(
 
 /**
  * `proration_date` as epoch ms: inside the period the subscription is in, from the start of its
- * billed period to (not including) its next billing, where a real update could fall.
+ * billed period to (not including) its next billing, where a real update could fall. The bounds
+ * are the subscription's state, not the request's form, so a date outside them is a 422 (section
+ * 7.1: the request conflicts with the current state), not a 400 of a well-formed body.
  */
 function prorationDate(state: SubscriptionState, value: string): number {
   const at = Date.parse(value);
   const start = state.lineItems.find((line) => line.billingType === 'RECURRING')?.periodStartAt ?? state.createdAt;
+  const context = {
+    field: 'proration_date',
+    period_start_at: formatDateTime(new Date(start)),
+    ...(state.nextCycleAt !== null ? { next_billing_at: formatDateTime(new Date(state.nextCycleAt)) } : {}),
+  };
   if (at < start) {
-    throw ApiError.validation({ proration_date: { type: 'MIN', message: `proration_date is before the subscription's current period (${formatDateTime(new Date(start))}).` } });
+    throw new ApiError('PRORATION_DATE_OUT_OF_PERIOD', `proration_date is before the subscription's current period (${context.period_start_at}).`, context);
   }
   if (state.nextCycleAt !== null && at >= state.nextCycleAt) {
-    throw ApiError.validation({ proration_date: { type: 'MAX', message: `proration_date must come before the next billing (${formatDateTime(new Date(state.nextCycleAt))}).` } });
+    throw new ApiError('PRORATION_DATE_OUT_OF_PERIOD', `proration_date must come before the next billing (${context.next_billing_at}).`, context);
   }
   return at;
 }

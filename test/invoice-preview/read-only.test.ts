@@ -88,14 +88,17 @@ describe('invoices/preview', () => {
     });
     expect(await s.refused('invoices/preview', { subscription_id: id, proration_date: at })).toMatchObject({ status: 400, context: { constraints: { proration_date: { type: 'INVALID' } } } });
     const late = new Date(start + 8 * DAY).toISOString();
+    // Outside the subscription's current period: its state, not the body's form, refuses it.
     expect(await s.refused('invoices/preview', { subscription_id: id, subscription_update: { description: 'x' }, proration_date: late })).toMatchObject({
-      status: 400,
-      context: { constraints: { proration_date: { type: 'MAX' } } },
+      status: 422,
+      code: 'PRORATION_DATE_OUT_OF_PERIOD',
+      context: { field: 'proration_date', period_start_at: expect.any(String), next_billing_at: expect.any(String) },
     });
     const early = new Date(start - DAY).toISOString();
     expect(await s.refused('invoices/preview', { subscription_id: id, subscription_update: { description: 'x' }, proration_date: early })).toMatchObject({
-      status: 400,
-      context: { constraints: { proration_date: { type: 'MIN' } } },
+      status: 422,
+      code: 'PRORATION_DATE_OUT_OF_PERIOD',
+      context: { field: 'proration_date' },
     });
     const key = await createOperatorApiKey(platform.db, { accountId: platform.accountId, name: 'reader', permissions: ['invoices:get', 'subscriptions:get'] });
     expect(await s.refused('invoices/preview', { subscription_id: id }, { secret: key.secret })).toMatchObject({
