@@ -18,6 +18,7 @@ import { refuseNulCharacters } from './nul-characters';
 import { ApiMetrics, registerMetrics } from './metrics';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
+import { registerSlowRequestLog, slowRequestSetting } from './slow-requests';
 import { trustProxySetting } from './trust-proxy';
 
 /** 1 MiB: far above any legitimate request, small enough that parsing never hurts. */
@@ -33,6 +34,8 @@ export interface ServerOptions {
   publicUrl?: string;
   /** Fastify's `trustProxy`; default from TRUST_PROXY (api/http/trust-proxy.ts). */
   trustProxy?: boolean | string;
+  /** Requests slower than this are logged at `warn`; default from SLOW_REQUEST_MS (api/http/slow-requests.ts). */
+  slowRequestMs?: number;
 }
 
 /**
@@ -93,6 +96,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
   });
+  registerSlowRequestLog(app, options.slowRequestMs ?? slowRequestSetting(process.env.SLOW_REQUEST_MS));
 
   // Bodies are read as text and parsed by us, whatever the content type, so malformed JSON
   // becomes a VALIDATION envelope rather than a framework error.

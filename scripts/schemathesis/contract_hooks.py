@@ -21,7 +21,8 @@ UNSTATABLE = [
     # Comparisons between values of one request.
     (r"date_to", "Must be later than date_from."),
     (r"date_to", "A report covers at most 366 days."),
-    (r"filters\.period\.value\.to", "`from` must not be after `to`."),
+    # Every date RANGE filter (monthly-statements' period, settlements' settlement_date).
+    (r"filters\.\w+\.value\.to", "`from` must not be after `to`."),
     (r"trial\.end_at", "Must be after the start."),
     (r"ends_at", re.compile(r"Must be after the (start|trial)\.")),
     (r"route_tree\.rules\[\d+\]\.match\.amount\.max", "`min` must be below `max`; `max` is exclusive."),

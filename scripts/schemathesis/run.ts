@@ -25,6 +25,13 @@ const ARTIFACTS = join(ROOT, 'test-artifacts/schemathesis');
  */
 const EXCLUDED_CHECKS = ['unsupported_method'];
 
+/**
+ * Seconds schemathesis waits for an answer (its default is 10). A contract check, not a latency
+ * one: on two cores shared with the whole platform a request held by a busy workflow may take
+ * longer, and the platform's own `slow request` lines (printed below) say which and how long.
+ */
+const REQUEST_TIMEOUT_S = 30;
+
 /** Per operation; bounded so the run fits its time budget on two cores (docs/testing.md). */
 const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 5);
 
@@ -94,6 +101,8 @@ async function runSchemathesis(executable: string, platform: Platform, fixtures:
     process.env.SCHEMATHESIS_SEED ?? String(Date.now() % 1_000_000),
     '--workers',
     '2',
+    '--request-timeout',
+    String(REQUEST_TIMEOUT_S),
     '--no-color',
     ...extra,
   ];
@@ -118,6 +127,14 @@ async function runSchemathesis(executable: string, platform: Platform, fixtures:
   return code;
 }
 
+/** The platform's warnings and errors of the run (slow requests, failed activities), which its log keeps but CI shows only from here. */
+function reportPlatformTrouble(output: string): void {
+  const lines = output.split('\n').filter((line) => /slow request|\bWARN\b|\bERROR\b/.test(line) && !/heartbeat details may be lost/.test(line));
+  if (lines.length === 0) return;
+  console.log(`[schemathesis] the platform logged ${lines.length} warning or error lines during the run; the first 40:`);
+  for (const line of lines.slice(0, 40)) console.log(`  ${line.slice(0, 400)}`);
+}
+
 async function main(): Promise<void> {
   const executable = ensureSchemathesis();
   const dataDir = await mkdtemp(join(tmpdir(), 'billing-schemathesis-'));
@@ -134,6 +151,7 @@ async function main(): Promise<void> {
       await platform.exited;
       await mkdir(ARTIFACTS, { recursive: true });
       await writeFile(join(ARTIFACTS, 'platform.txt'), platform.output());
+      reportPlatformTrouble(platform.output());
     }
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../api/http/server';
+import { DEFAULT_SLOW_REQUEST_MS, slowRequestSetting } from '../../api/http/slow-requests';
 import { RateLimiter } from '../../api/rate-limit/token-bucket';
 import { createLogger } from '../../services/logging/logger';
 import { prettyLine } from '../../services/logging/pretty-line';
@@ -88,5 +89,51 @@ describe('request logs', () => {
   it('writes one readable line per entry outside production', () => {
     const json = JSON.stringify({ level: 'info', time: '2026-11-24T10:00:00.123Z', name: 'api', request_id: 'req_01abc', msg: 'request completed', res: { status: 200 }, responseTime: 4.2 });
     expect(prettyLine(json)).toBe('10:00:00.123 INFO  api request completed request_id=req_01abc res={"status":200} responseTime=4.2\n');
+  });
+});
+
+describe('slow request log', () => {
+  /** A server logging at `warn`, as `npm start` does, with the given threshold; its lines collected. */
+  async function serverLoggingSlowerThan(slowRequestMs: number) {
+    const lines: string[] = [];
+    const logger = createLogger({ name: 'api', level: 'warn', format: 'json', destination: { write: (line: string) => void lines.push(line) } });
+    const slow = buildServer({ db: platform.db, temporal: platform.env.client, rateLimiter: new RateLimiter(() => ({ ratePerSecond: 1000, burst: 1000 })) }, { logger, slowRequestMs });
+    await slow.listen({ port: 0, host: '127.0.0.1' });
+    return { server: slow, lines, url: `http://127.0.0.1:${(slow.server.address() as AddressInfo).port}` };
+  }
+
+  async function get(url: string) {
+    const response = await fetch(`${url}/v2/customers/get?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${platform.rootSecret}` },
+      body: JSON.stringify({ id: 'cust_01jdoesnotexist0000000000000' }),
+    });
+    await response.text();
+    return response;
+  }
+
+  it('writes a warn line with path, status and time for a request over the threshold, and nothing under it', async () => {
+    const strict = await serverLoggingSlowerThan(0.001);
+    const lenient = await serverLoggingSlowerThan(60_000);
+    try {
+      const answered = await get(strict.url);
+      await get(lenient.url);
+      for (let i = 0; i < 50 && strict.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      const logged = strict.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'slow request');
+      expect(logged).toEqual([
+        expect.objectContaining({ level: 'warn', path: '/v2/customers/get', status: 404, request_id: answered.headers.get('request-id') }),
+      ]);
+      expect(typeof logged[0]!.response_time_ms).toBe('number');
+      expect(lenient.lines.filter((line) => line.includes('slow request'))).toEqual([]);
+    } finally {
+      await strict.server.close();
+      await lenient.server.close();
+    }
+  });
+
+  it('reads SLOW_REQUEST_MS as a positive number of milliseconds, else 5 s', () => {
+    expect(slowRequestSetting('250')).toBe(250);
+    for (const value of [undefined, '', '0', '-3', 'soon']) expect(slowRequestSetting(value)).toBe(DEFAULT_SLOW_REQUEST_MS);
+    expect(DEFAULT_SLOW_REQUEST_MS).toBe(5_000);
   });
 });
