@@ -283,7 +283,8 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     URL_SIGNING_KEY: randomBytes(32).toString('hex'),
     STORAGE_DIR: join(dir, 'files'),
   };
-  const worker = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+  // BENCH_WORKER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the worker.
+  const worker = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(ROOT, 'worker/main.ts')], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, ...platformEnv },

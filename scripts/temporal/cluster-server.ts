@@ -274,6 +274,25 @@ async function spawnLogged(command: string, args: string[], logPath: string): Pr
   return { child, logPath, exited, stop };
 }
 
+const GRPC_NOT_FOUND = 5;
+
+/**
+ * The frontend answers getSystemInfo alone, before it sees the history and matching services in
+ * its membership ring; until then every workflow call fails with UNAVAILABLE "Not enough hosts to
+ * serve the request" (seen right after a restart on the same databases). So the server is ready
+ * when a workflow's history can be looked up (an unknown one is NOT_FOUND) and a task queue
+ * described, in the namespace that always exists.
+ */
+async function servesHistoryAndMatching(connection: Connection): Promise<void> {
+  const namespace = 'temporal-system';
+  try {
+    await connection.workflowService.describeWorkflowExecution({ namespace, execution: { workflowId: 'readiness-probe' } });
+  } catch (error) {
+    if ((error as { code?: number }).code !== GRPC_NOT_FOUND) throw error;
+  }
+  await connection.workflowService.describeTaskQueue({ namespace, taskQueue: { name: 'readiness-probe' } });
+}
+
 async function waitForFrontend(address: string, server: Logged): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let lastError: unknown;
@@ -283,6 +302,7 @@ async function waitForFrontend(address: string, server: Logged): Promise<void> {
       const connection = await Connection.connect({ address, connectTimeout: 2_000 });
       try {
         await connection.workflowService.getSystemInfo({});
+        await servesHistoryAndMatching(connection);
         return;
       } finally {
         await connection.close();
