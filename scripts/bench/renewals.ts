@@ -17,6 +17,7 @@ import { startClusterServer } from '../temporal/cluster-server';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
 import { startApiUnderTest, type ApiUnderTest } from './processes';
+import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOperation } from './statement-counts';
 import type { CeilingActivities, renewalCeilingWorkflow } from './renewal-ceiling-workflow';
 
 /**
@@ -58,6 +59,10 @@ interface HalfResult {
   latenciesMs: number[];
   idleRssMb: number;
   peakRssMb: number;
+  /** The platform: what the billing database did from the instant until every renewal was in, per renewal. */
+  perRenewal?: PerOperation;
+  /** The platform, with BENCH_STATEMENTS: the most frequent statements of that window. */
+  topStatements?: string[];
 }
 
 function log(message: string): void {
@@ -342,6 +347,10 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     log(`subscriptions: all ${count} ACTIVE at ${createdPerSecond.toFixed(1)}/s; setup took ${setupS.toFixed(0)} s`);
 
     const idleRssMb = rssMb(worker.pid!);
+    await new Promise((r) => setTimeout(r, Math.max(0, boundary - 2000 - Date.now())));
+    // Reset here, so the counts (and BENCH_STATEMENTS' list) are the renewals' and not the setup's.
+    const counter = await StatementCounter.create(databaseUrl);
+    const before = await counter.snapshot();
     await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
     const sampler = sampleRss(worker.pid!);
     // created_at is when the renewal's transaction began: within milliseconds of its commit.
@@ -350,7 +359,11 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     const peakRssMb = sampler.stop();
     const renewed = await db.outboxEvent.findMany({ where: renewedSince, select: { createdAt: true } });
     const latenciesMs = renewed.map((e) => e.createdAt.getTime() - boundary).sort((a, b) => a - b);
-    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, apiCreatedPerSecond, setupS, latenciesMs, idleRssMb, peakRssMb };
+    // The worker and API stay connected: their sessions flush their counters once idle a while.
+    await counter.settle();
+    const perRenewal = perOperation(before, await counter.snapshot(), count);
+    const topStatements = process.env.BENCH_STATEMENTS ? await counter.topStatements() : undefined;
+    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, apiCreatedPerSecond, setupS, latenciesMs, idleRssMb, peakRssMb, perRenewal, topStatements };
   } finally {
     await api?.stop();
     await stopChild(worker);
@@ -393,7 +406,7 @@ async function main(): Promise<void> {
   const server = TEMPORAL === 'dev' ? 'local Temporal dev server (SQLite)' : 'Temporal server on PostgreSQL';
   try {
     const pgPort = await freePort();
-    postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
+    postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false, settings: STATEMENT_COUNTING_SETTINGS });
     await ensureDatabase(postgres.adminUrl, 'bench');
     temporal =
       TEMPORAL === 'dev'
@@ -413,6 +426,8 @@ async function main(): Promise<void> {
     console.log(`${N} renewals due at the same instant, ${server}, worker in its own process:`);
     console.log(`  ${row(bare)}`);
     console.log(`  ${row(platform)}`);
+    console.log(`  platform ${formatPerOperation(platform.perRenewal!, 'renewal')}`);
+    if (platform.topStatements) console.log(platform.topStatements.join('\n'));
     console.log(`ratio platform / ceiling renewals per second: ${(summarise(platform).perSecond / summarise(bare).perSecond).toFixed(3)}`);
   } finally {
     await temporal?.stop();

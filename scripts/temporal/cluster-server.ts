@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { ensureDatabase } from '../postgres/embedded';
 import { freeLowPort, freePort } from '../net/free-port';
+import { isListening } from '../net/is-listening';
 import { setUpTemporal } from '../operator/temporal-setup';
 import { ensureGoTool, TOOLS_DIR } from '../tools/go-tool';
 
@@ -79,6 +80,7 @@ export async function startClusterServer(opts: ClusterServerOptions): Promise<Cl
   await mkdir(opts.dataDir, { recursive: true });
   const databases = opts.databases ?? DEFAULT_DATABASES;
   await applySchema(sqlTool, opts.postgres, databases);
+  await forgetDeadMembers(opts.postgres, databases.persistence);
 
   const ports = { frontend: await freePort(), frontendHttp: await freePort(), history: await freePort(), matching: await freePort(), worker: await freePort() };
   const membership = { frontend: await freeLowPort(), history: await freeLowPort(), matching: await freeLowPort(), worker: await freeLowPort() };
@@ -145,6 +147,29 @@ async function applySchema(sqlTool: string, pg: PostgresTarget, databases: { per
     const common = ['--plugin', 'postgres12', '--ep', pg.host, '--port', String(pg.port), '--user', pg.user, '--password', pg.password, '--db', database];
     if (!(await hasSchemaVersion(pg, database))) await exec(sqlTool, [...common, 'setup-schema', '-v', '0.0']);
     await exec(sqlTool, [...common, 'update-schema', '-d', path.join(schemaRoot, dir, 'versioned')]);
+  }
+}
+
+/**
+ * A server seeds its membership ring from the hosts that heartbeated in the last 20 s
+ * (`cluster_membership`). A server stopped moments ago is still listed there, cannot be joined,
+ * and the new one gives up after `maxJoinDuration` and exits ("failed to start ringpop", seen when
+ * a server was started again on the same databases). So a listed host whose membership port no
+ * longer accepts connections is forgotten before the start; live members of a shared cluster stay.
+ */
+async function forgetDeadMembers(pg: PostgresTarget, database: string): Promise<void> {
+  const { Client } = await import('pg');
+  const client = new Client({ host: pg.host, port: pg.port, user: pg.user, password: pg.password, database });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ host_id: Buffer; rpc_address: string; rpc_port: number }>(
+      'SELECT host_id, rpc_address, rpc_port FROM cluster_membership',
+    );
+    for (const row of rows) {
+      if (!(await isListening(row.rpc_port, row.rpc_address))) await client.query('DELETE FROM cluster_membership WHERE host_id = $1', [row.host_id]);
+    }
+  } finally {
+    await client.end();
   }
 }
 

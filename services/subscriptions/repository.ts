@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { formatDateTime } from '../../domain/datetime';
 import type { EventName } from '../../domain/event-catalogue';
 import type { BillingPeriod } from '../../domain/billing-periods';
@@ -10,7 +11,8 @@ import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { serializeSubscription, type CancellationInfoJson, type TrialInfoJson } from './subscription-object';
-import { subscriptionSelect, type SubscriptionRow } from './subscription-row';
+import type { SubscriptionRow } from './subscription-row';
+import { readSubscriptionRow } from './subscription-read';
 
 type Db = Prisma.TransactionClient;
 
@@ -197,7 +199,7 @@ async function writeRow(tx: Db, from: SubscriptionStatus | null, state: Subscrip
 export async function insertSubscription(tx: Db, state: SubscriptionState): Promise<SubscriptionRow> {
   await writeRow(tx, null, state);
   await tx.subscriptionLineItem.createMany({ data: state.lineItems.map((line, position) => ({ id: line.id, ...lineColumns(state, line, position) })) });
-  return tx.subscription.findUniqueOrThrow({ where: { id: state.id }, select: subscriptionSelect });
+  return (await readSubscriptionRow(tx, state.id))!;
 }
 
 /**
@@ -211,7 +213,8 @@ export async function lockSubscriptionStart(tx: Db, id: string): Promise<void> {
 
 export async function lockSubscription(tx: Db, id: string): Promise<SubscriptionRow | null> {
   await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`;
-  return tx.subscription.findUnique({ where: { id }, select: subscriptionSelect });
+  // Read after the lock, not with it: a FOR UPDATE that waited would see the lines from before its wait.
+  return readSubscriptionRow(tx, id);
 }
 
 /**
@@ -222,6 +225,29 @@ export async function lockSubscription(tx: Db, id: string): Promise<Subscription
 export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: SubscriptionState, events: readonly EventName[]): Promise<SubscriptionRow> {
   if (stored.version >= state.version) return stored;
   await writeRow(tx, stored.status as SubscriptionStatus, state);
+  await writeLines(tx, stored, state);
+  const row = (await readSubscriptionRow(tx, state.id))!;
+  await recordSubscriptionEvents(tx, row, events, new Date(state.updatedAt));
+  return row;
+}
+
+/**
+ * The lines of `state` over the stored ones. Most changes (a renewal's new period, a payment,
+ * metadata) keep the same lines in the same order: then only the lines whose columns differ are
+ * updated, one statement each. A line added, removed or moved rewrites them all.
+ */
+async function writeLines(tx: Db, stored: SubscriptionRow, state: SubscriptionState): Promise<void> {
+  const before = stateOfRow(stored);
+  const sameLines = before.lineItems.length === state.lineItems.length && before.lineItems.every((line, position) => line.id === state.lineItems[position]!.id);
+  if (sameLines) {
+    for (const [position, line] of state.lineItems.entries()) {
+      const columns = lineColumns(state, line, position);
+      if (!isDeepStrictEqual(columns, lineColumns(before, before.lineItems[position]!, position))) {
+        await tx.subscriptionLineItem.update({ where: { id: line.id }, data: columns, select: { id: true } });
+      }
+    }
+    return;
+  }
   const keep = state.lineItems.map((line) => line.id);
   await tx.subscriptionLineItem.deleteMany({ where: { subscriptionId: state.id, id: { notIn: keep } } });
   // Positions are unique: park the survivors out of the way before renumbering.
@@ -230,9 +256,6 @@ export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: 
     const columns = lineColumns(state, line, position);
     await tx.subscriptionLineItem.upsert({ where: { id: line.id }, create: { id: line.id, ...columns }, update: columns });
   }
-  const row = await tx.subscription.findUniqueOrThrow({ where: { id: state.id }, select: subscriptionSelect });
-  await recordSubscriptionEvents(tx, row, events, new Date(state.updatedAt));
-  return row;
 }
 
 export async function recordSubscriptionEvents(tx: Db, row: SubscriptionRow, events: readonly EventName[], occurredAt: Date): Promise<void> {
