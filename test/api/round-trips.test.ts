@@ -120,4 +120,53 @@ describe('round trips per request', () => {
     expect(body).toEqual({ id: draft.id, deleted: true });
     expect((await post('invoices/get', { id: draft.id })).status).toBe(404);
   });
+
+  it('subscriptions/get: one statement, the subscription with its lines in order', async () => {
+    // The read model as a workflow leaves it; subscriptions/get starts nothing.
+    const [account] = await database.db.account.findMany({ select: { id: true }, take: 1 });
+    const channel = await database.db.channel.findFirstOrThrow({ where: { accountId: account!.id }, select: { id: true } });
+    const id = 'subs_01roundtrips00000000000000';
+    const at = new Date('2026-11-24T10:00:00.000Z');
+    await database.db.subscription.create({
+      data: {
+        id,
+        accountId: account!.id,
+        channelId: channel.id,
+        customerId,
+        status: 'ACTIVE',
+        currency: 'EUR',
+        startedAt: at,
+        nextBillingAt: new Date('2026-12-24T10:00:00.000Z'),
+        settings: { on_dunning_exhausted: 'CANCEL' },
+        cycleCount: 1,
+        version: 2,
+        createdAt: at,
+        updatedAt: at,
+        lineItems: {
+          create: [1, 0].map((position) => ({
+            id: `slit_01roundtrips000000000000${position}`,
+            position,
+            productId: 'prod_1',
+            productPriceId: `0190c3a8-0000-7000-8000-00000000000${position}`,
+            productName: `Plan ${position}`,
+            billingType: 'RECURRING',
+            currency: 'EUR',
+            amount: 1_000 + position,
+            quantity: 1,
+            periodStartAt: at,
+            periodEndAt: new Date('2026-12-24T10:00:00.000Z'),
+            billingPeriodValue: 1,
+            billingPeriodUnit: 'MONTH',
+            ...(position === 1 ? { taxMode: 'EXCLUSIVE', taxRate: '7.25', taxCategoryId: 'taxc_reduced' } : {}),
+            createdAt: at,
+            updatedAt: at,
+          })),
+        },
+      },
+    });
+    const { body, sent } = await counted('subscriptions/get', { id });
+    expect(sent).toEqual(['SELECT s.id, s.account_id AS']);
+    expect(body).toMatchObject({ id, status: 'ACTIVE', currency: 'EUR' });
+    expect(body.line_items.map((line: { id: string }) => line.id)).toEqual(['slit_01roundtrips0000000000000', 'slit_01roundtrips0000000000001']);
+  });
 });
