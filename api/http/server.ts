@@ -14,7 +14,7 @@ import { registerDashboardRoutes } from '../dashboard/routes';
 import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { registerDashboardStatic } from './dashboard-static';
 import { registerHealthRoutes } from './health';
-import { refuseNulCharacters } from './nul-characters';
+import { refuseUnstorableCharacters } from './unstorable-characters';
 import { ApiMetrics, registerMetrics } from './metrics';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
@@ -145,7 +145,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     let input: unknown;
     try {
       input = parseBody(typeof request.body === 'string' ? request.body : '');
-      refuseNulCharacters(input);
+      refuseUnstorableCharacters(input);
       const result = await callProcedure(dotted, ctx, input);
       if (seeOther.has(path)) {
         return reply.headers(ctx.responseHeaders).code(303).header('location', (result as SeeOther).location).send(result);

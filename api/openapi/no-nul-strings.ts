@@ -1,7 +1,7 @@
 const NO_NUL = { pattern: '\\u0000' };
 
 /**
- * Every string of a request body refuses U+0000 (api/http/nul-characters.ts), object keys too;
+ * Every string of a request body refuses U+0000 (api/http/unstorable-characters.ts), object keys too;
  * stated here on each string schema as `not: {pattern: "\u0000"}`, which composes with a
  * pattern it may have, and on the `propertyNames` of each object that takes keys of its own.
  */

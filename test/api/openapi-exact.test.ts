@@ -1,3 +1,4 @@
+import { SURROGATE_MESSAGE } from '../../api/http/unstorable-characters';
 import { subscriptions } from '../subscriptions/fixtures';
 import { usePlatform } from '../support/platform';
 
@@ -88,6 +89,21 @@ describe('the OpenAPI document states every constraint the server enforces', () 
       expect({ path, status: res.status, constraint: res.body.context?.constraints?.[field]?.type }).toEqual({ path, status: 400, constraint: 'FORMAT' });
     }
     expect(schemaOf('/v2/customers/get').properties.id.not).toEqual({ pattern: '\\u0000' });
+  });
+
+  it('an unpaired surrogate is refused as VALIDATION wherever it is (jsonb refuses it, text would store U+FFFD); a pair is stored as sent', async () => {
+    for (const [body, field] of [
+      [{ type: 'INDIVIDUAL', email: 'pair@example.com', metadata: { note: 'half \ud83d of a face' } }, 'metadata.note'],
+      [{ type: 'INDIVIDUAL', email: 'pair@example.com', first_name: 'Ada\udc00' }, 'first_name'],
+      [{ type: 'INDIVIDUAL', email: 'pair@example.com', metadata: { ['k\ud800']: 'v' } }, 'metadata.k\ud800'],
+    ] as const) {
+      const res = await platform.call('/v2/customers/create', body);
+      expect({ status: res.status, constraint: res.body.context?.constraints?.[field] }).toEqual({ status: 400, constraint: { type: 'FORMAT', message: SURROGATE_MESSAGE } });
+    }
+    const created = await platform.call('/v2/customers/create', { type: 'INDIVIDUAL', email: 'pair@example.com', first_name: 'Ada \ud83d\ude00', metadata: { note: '\ud83d\ude00' } });
+    expect(created.status).toBe(200);
+    const read = await platform.call('/v2/customers/get', { id: created.body.id });
+    expect(read.body).toMatchObject({ first_name: 'Ada 😀', metadata: { note: '😀' } });
   });
 
   it('a dunning schedule in fractions of a day, which the document allows, is answered 200 and lists (schemathesis found it)', async () => {
