@@ -20,6 +20,7 @@ import { cameOverTls, clientInfoOf, sessionCredentialsOf } from './client';
 import * as schemas from './schemas';
 import { authenticateSession, refuseCrossSite, type AuthenticatedSession } from './session-auth';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './session-cookie';
+import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 
 export interface DashboardDependencies {
   db: Database;
@@ -235,6 +236,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDep
     let input: unknown;
     try {
       input = parseJson(request.body);
+      refuseUnstorableCharacters(input);
       return await run(deps, route, input, request, reply);
     } catch (error) {
       const apiError = toApiError(error, input);

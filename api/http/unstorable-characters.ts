@@ -37,6 +37,12 @@ function firstUnstorable(value: unknown, path: PropertyKey[]): { path: PropertyK
  * way in every language's regular expressions, so docs/errors.md does.
  */
 export function refuseUnstorableCharacters(body: unknown): void {
+  const constraints = unstorableCharacters(body);
+  if (constraints) throw ApiError.validation(constraints);
+}
+
+/** The first string of `body` PostgreSQL cannot store, as a constraint of the error envelope; undefined when there is none. */
+export function unstorableCharacters(body: unknown): Record<string, { type: 'FORMAT'; message: string }> | undefined {
   const found = firstUnstorable(body, []);
-  if (found) throw ApiError.validation({ [formatPath(found.path)]: { type: 'FORMAT', message: found.message } });
+  return found ? { [formatPath(found.path)]: { type: 'FORMAT', message: found.message } } : undefined;
 }

@@ -4,6 +4,7 @@ import { prefixedId } from '../common/schemas';
 import { couponCode } from '../coupons/schemas';
 import { constraintsFromIssues } from '../errors/zod-constraints';
 import { catalogueId } from '../products/schemas';
+import { unstorableCharacters } from '../http/unstorable-characters';
 
 const V1_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
@@ -76,6 +77,8 @@ function describe(constraints: Constraints): string {
 
 /** The body as parsed JSON, validated; a 2.01 ApiError naming every offending field otherwise. */
 export function parseRestoreRequest(input: unknown): RestoreRequest {
+  const unstorable = unstorableCharacters(input);
+  if (unstorable) throw new ApiError('VALIDATION', describe(unstorable), { constraints: unstorable });
   const result = restoreRequestSchema.safeParse(input);
   if (!result.success) {
     const constraints = constraintsFromIssues(result.error.issues, input);

@@ -128,3 +128,16 @@ describe('audit log', () => {
     ]);
   });
 });
+
+describe('what PostgreSQL cannot store', () => {
+  it('U+0000 or an unpaired surrogate anywhere in a body is 400 FORMAT before the route runs, not a 500', async () => {
+    for (const [path, body, field] of [
+      ['/dashboard/api/users/remove', { user_id: 'usr_\u0000' }, 'user_id'],
+      ['/dashboard/api/audit-log/list', { user_id: 'usr_\ud800' }, 'user_id'],
+      ['/dashboard/api/audit-log/list', { action: 'x\u0000' }, 'action'],
+    ] as const) {
+      const res = await admin.post(path, body);
+      expect({ path, status: res.status, constraint: res.body.context?.constraints?.[field]?.type }).toEqual({ path, status: 400, constraint: 'FORMAT' });
+    }
+  });
+});

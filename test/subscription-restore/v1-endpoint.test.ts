@@ -185,6 +185,8 @@ describe('validation: 400 2.01 naming the field', () => {
     ['a coupon_id that is not a UUID', { subscription_id: SUBSCRIPTION, coupon_id: 'WELCOME' }, 'coupon_id'],
     ['an unknown field', { subscription_id: SUBSCRIPTION, coupon: 'WELCOME' }, 'Unknown field `coupon`'],
     ['an array body', [SUBSCRIPTION], 'body'],
+    ['a subscription_id holding U+0000', { subscription_id: 'subs_01jz\u0000' }, 'subscription_id'],
+    ['a coupon_code with an unpaired surrogate', { subscription_id: SUBSCRIPTION, coupon_code: 'WELCOME\ud800' }, 'coupon_code'],
   ])('%s', async (_name, body, fragment) => {
     const res = await restore(body);
     expect(res.status).toBe(400);
