@@ -20,6 +20,11 @@ export const CONNECTION_ACQUIRE_TIMEOUT_MS = 10_000;
  */
 export function createDatabase(databaseUrl: string, poolSize = 10): Database {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: CONNECTION_ACQUIRE_TIMEOUT_MS, keepAlive: true });
+  return databaseOnPool(pool);
+}
+
+/** The client of `createDatabase` on a pool made elsewhere (a test's counting pool); the client ends the pool when disconnected. */
+export function databaseOnPool(pool: Pool): Database {
   pool.on('connect', keepDroppedConnectionFromEndingProcess);
   const db = new PrismaClient({
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
@@ -48,7 +53,12 @@ function keepDroppedConnectionFromEndingProcess(client: PoolClient): void {
  * streamed as they arrive (prisma/streamed-rows.ts). Its connections are the same as Prisma's.
  */
 export function poolOf(db: Database): Pool {
-  const pool = pools.get(db);
+  const pool = ownPoolOf(db);
   if (!pool) throw new Error('This client was not made by createDatabase: it has no pool of its own to stream rows from.');
   return pool;
+}
+
+/** The pool behind `db` when it is a client of `createDatabase`; undefined for a transaction's client. */
+export function ownPoolOf(db: object): Pool | undefined {
+  return pools.get(db as Database);
 }

@@ -1,6 +1,7 @@
 import { issueSecret } from '../../domain/api-key-secret';
 import { newId } from '../../domain/ids';
-import type { Prisma } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
+import { readRows, readStatement } from '../../prisma/read-rows';
 
 type Db = Prisma.TransactionClient;
 
@@ -16,8 +17,19 @@ export const apiKeySelect = {
   channelIds: true,
 } as const;
 
-export function findApiKey(db: Db, accountId: string, id: string) {
-  return db.apiKey.findFirst({ where: { id, accountId }, select: apiKeySelect });
+export type ApiKeyRow = Prisma.ApiKeyGetPayload<{ select: typeof apiKeySelect }>;
+
+/** `apiKeySelect` as SQL, for the read every api-keys/get makes (test/api-keys/read-row.test.ts holds the two equal). */
+const findApiKeySql = readStatement(
+  'api_keys.find',
+  `SELECT id, name, description, rotate_at AS "rotateAt", revoked_at AS "revokedAt", to_json(permissions) AS permissions,
+          created_at AS "createdAt", updated_at AS "updatedAt", to_json(channel_ids) AS "channelIds"
+   FROM api_keys WHERE id = $1 AND account_id = $2`,
+);
+
+export async function findApiKey(db: Database | Db, accountId: string, id: string): Promise<ApiKeyRow | null> {
+  const [row] = await readRows<ApiKeyRow>(db, findApiKeySql, [id, accountId]);
+  return row ?? null;
 }
 
 export interface NewApiKey {

@@ -1,6 +1,8 @@
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
+import type { Database } from '../../prisma/client';
+import { readRows, readStatement } from '../../prisma/read-rows';
 import type { Address, BusinessDetails, Configuration, CustomerObject, Tax } from './customer-object-types';
 
 type Db = Prisma.TransactionClient;
@@ -136,24 +138,25 @@ export function insertCustomer(tx: Db, customer: NewCustomer) {
  * customers/get was two round trips). The columns are named as Prisma names them, so the row is a
  * CustomerRow; test/customers/read-row.test.ts holds the two readings equal.
  */
-function customerRowSql(accountId: string, id: string, lock: boolean) {
-  return Prisma.sql`
+const customerRowSql = (lock: boolean) => `
     SELECT c.id, c.channel_id AS "channelId", c.type, c.email, c.first_name AS "firstName", c.last_name AS "lastName", c.phone,
            c.merchant_customer_id AS "merchantCustomerId", c.address, c.tax, c.status, c.configuration, c.metadata,
            c.business_details AS "businessDetails", c.created_at AS "createdAt", c.updated_at AS "updatedAt",
            coalesce((SELECT json_agg(json_build_object('currency', b.currency, 'balance', b.balance) ORDER BY b.currency)
                      FROM customer_balances b WHERE b.customer_id = c.id), '[]'::json) AS balances
-    FROM customers c WHERE c.id = ${id} AND c.account_id = ${accountId}${lock ? Prisma.sql` FOR UPDATE OF c` : Prisma.empty}`;
-}
+    FROM customers c WHERE c.id = $1 AND c.account_id = $2${lock ? ' FOR UPDATE OF c' : ''}`;
 
-export async function findCustomer(db: Db, accountId: string, id: string): Promise<CustomerRow | null> {
-  const [row] = await db.$queryRaw<CustomerRow[]>(customerRowSql(accountId, id, false));
+const findCustomerSql = readStatement('customers.find', customerRowSql(false));
+const lockCustomerSql = customerRowSql(true);
+
+export async function findCustomer(db: Database | Db, accountId: string, id: string): Promise<CustomerRow | null> {
+  const [row] = await readRows<CustomerRow>(db, findCustomerSql, [id, accountId]);
   return row ?? null;
 }
 
 /** Reads the customer under its row lock, so concurrent updates apply one after the other. */
 export async function lockCustomer(tx: Db, accountId: string, id: string): Promise<CustomerRow | null> {
-  const [row] = await tx.$queryRaw<CustomerRow[]>(customerRowSql(accountId, id, true));
+  const [row] = await tx.$queryRawUnsafe<CustomerRow[]>(lockCustomerSql, id, accountId);
   return row ?? null;
 }
 

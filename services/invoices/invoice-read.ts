@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import { ApiError } from '../../domain/errors';
+import { readRows, readStatement } from '../../prisma/read-rows';
 import type { Scope } from '../scope';
 import { serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow } from './invoice-object';
 
@@ -16,7 +17,7 @@ type ReadRow = Omit<InvoiceRow, 'lineItems'> & { lineItems: JsonLine[]; liveCust
  * (issue 13: invoices/get was three round trips, each its own transaction);
  * test/invoices-lifecycle/read-row.test.ts holds this reading equal to Prisma's.
  */
-const readSql = (where: Prisma.Sql, extraColumns: Prisma.Sql = Prisma.empty) => Prisma.sql`
+const readSql = (where: string, extraColumns = '') => `
   SELECT i.id, i.account_id AS "accountId", i.channel_id AS "channelId", i.customer_id AS "customerId", i.status, i.currency,
          i.total_amount AS "totalAmount", i.amount_due AS "amountDue", i.amount_paid AS "amountPaid", i.amount_details AS "amountDetails",
          i.discounts, i.customer_snapshot AS "customerSnapshot", i.subscription_id AS "subscriptionId", i.billing_reason AS "billingReason",
@@ -36,9 +37,15 @@ const readSql = (where: Prisma.Sql, extraColumns: Prisma.Sql = Prisma.empty) => 
            FROM customers c WHERE c.id = i.customer_id) END AS "liveCustomer"
   FROM invoices i WHERE ${where}`;
 
+const visibleInvoiceSql = readStatement('invoices.find_visible', readSql('i.id = $1 AND i.account_id = $2 AND i.deleted_at IS NULL'));
+const chargeableInvoiceSql = readStatement(
+  'invoices.find_chargeable',
+  readSql('i.id = $1', ', i.collection_attempts_settled AS "collectionAttemptsSettled"'),
+);
+
 /** The invoice the caller may see, with what serializing it needs; 404 otherwise. */
 export async function readVisibleInvoice(db: Db, scope: Scope, id: string): Promise<{ row: InvoiceRow; customer: InvoiceCustomerRow | undefined }> {
-  const [read] = await db.$queryRaw<ReadRow[]>(readSql(Prisma.sql`i.id = ${id} AND i.account_id = ${scope.accountId} AND i.deleted_at IS NULL`));
+  const [read] = await readRows<ReadRow>(db, visibleInvoiceSql, [id, scope.accountId]);
   if (!read || (scope.channels !== null && !scope.channels.includes(read.channelId))) throw ApiError.notFound('Invoice', id);
   const { liveCustomer, ...rest } = read;
   return { row: rowOf(rest), customer: liveCustomer ?? undefined };
@@ -49,9 +56,7 @@ export async function readVisibleInvoice(db: Db, scope: Scope, id: string): Prom
  * settlement decide on (services/payments/settle.ts reads it after taking the row lock).
  */
 export async function readChargeableInvoice(db: Db, id: string): Promise<(InvoiceRow & { collectionAttemptsSettled: number }) | null> {
-  const [read] = await db.$queryRaw<(ReadRow & { collectionAttemptsSettled: number })[]>(
-    readSql(Prisma.sql`i.id = ${id}`, Prisma.sql`, i.collection_attempts_settled AS "collectionAttemptsSettled"`),
-  );
+  const [read] = await readRows<ReadRow & { collectionAttemptsSettled: number }>(db, chargeableInvoiceSql, [id]);
   if (!read) return null;
   const { liveCustomer: _customer, ...rest } = read;
   return rowOf(rest);

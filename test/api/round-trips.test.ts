@@ -82,6 +82,13 @@ describe('round trips per request', () => {
     expect(body).toMatchObject({ id: customerId, email: 'ada@example.com', address: { country: 'DEU' } });
   });
 
+  it('api-keys/get: one statement, the key (its secret is cached)', async () => {
+    const key = (await post('api-keys/create', { name: 'counted', permissions: ['invoices:get'] })).body;
+    const { body, sent } = await counted('api-keys/get', { id: key.id });
+    expect(sent).toEqual(['SELECT id, name, description,']);
+    expect(body).toMatchObject({ id: key.id, name: 'counted', permissions: ['invoices:get'], channel_ids: [], status: 'ACTIVE' });
+  });
+
   it('invoices/get: one statement, the invoice with its lines and, for a draft, its live customer', async () => {
     const draft = (await post('invoices/create', newDraft())).body;
     const { body, sent } = await counted('invoices/get', { id: draft.id });

@@ -1,7 +1,5 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, type PoolClient } from 'pg';
-import { PrismaClient } from '../../generated/prisma/client';
-import type { Database } from '../../prisma/client';
+import { databaseOnPool, type Database } from '../../prisma/client';
 
 /** What one stretch of work sent to PostgreSQL: every statement is one round trip. */
 export interface QueryCount {
@@ -34,7 +32,7 @@ export function countingDatabase(url: string): { db: Database; measure<T>(work: 
       return query(...args);
     };
   });
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const db = databaseOnPool(pool);
   return {
     db,
     async measure(work) {
