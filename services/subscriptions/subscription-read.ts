@@ -1,4 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
+import type { Database } from '../../prisma/client';
+import { readRows, readStatement } from '../../prisma/read-rows';
 import type { SubscriptionRow } from './subscription-row';
 
 type Db = Prisma.TransactionClient;
@@ -21,7 +23,7 @@ type JsonLine = Omit<Line, 'startedAt' | 'periodStartAt' | 'periodEndAt' | 'bill
  * subscription read was two round trips, and a workflow's save three (issue 13). The columns are
  * named as Prisma names them; test/subscriptions/read-row.test.ts holds the two readings equal.
  */
-const readSql = (where: Prisma.Sql) => Prisma.sql`
+const readSql = (where: string) => `
   SELECT s.id, s.account_id AS "accountId", s.channel_id AS "channelId", s.customer_id AS "customerId", s.status, s.currency,
          s.payment_instrument_id AS "paymentInstrumentId", s.collection_method AS "collectionMethod",
          s.latest_invoice_id AS "latestInvoiceId", s.description, s.merchant_reference AS "merchantReference", s.metadata,
@@ -39,6 +41,9 @@ const readSql = (where: Prisma.Sql) => Prisma.sql`
                      'billedAt', l.billed_at, 'createdAt', l.created_at, 'updatedAt', l.updated_at) ORDER BY l.position)
                    FROM subscription_line_items l WHERE l.subscription_id = s.id), '[]'::json) AS "lineItems"
   FROM subscriptions s WHERE ${where}`;
+
+const byIdSql = readStatement('subscriptions.find', readSql('s.id = $1'));
+const byAccountSql = readStatement('subscriptions.find_in_account', readSql('s.id = $1 AND s.account_id = $2'));
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
@@ -59,8 +64,9 @@ function rowOf(read: Omit<SubscriptionRow, 'lineItems'> & { lineItems: JsonLine[
 }
 
 /** The subscription `id` with its lines in order, in one statement; null if there is none (of `accountId`, when given). */
-export async function readSubscriptionRow(db: Db, id: string, accountId?: string): Promise<SubscriptionRow | null> {
-  const where = accountId === undefined ? Prisma.sql`s.id = ${id}` : Prisma.sql`s.id = ${id} AND s.account_id = ${accountId}`;
-  const [read] = await db.$queryRaw<Array<Omit<SubscriptionRow, 'lineItems'> & { lineItems: JsonLine[] }>>(readSql(where));
+export async function readSubscriptionRow(db: Database | Db, id: string, accountId?: string): Promise<SubscriptionRow | null> {
+  const [read] = await (accountId === undefined
+    ? readRows<Omit<SubscriptionRow, 'lineItems'> & { lineItems: JsonLine[] }>(db, byIdSql, [id])
+    : readRows<Omit<SubscriptionRow, 'lineItems'> & { lineItems: JsonLine[] }>(db, byAccountSql, [id, accountId]));
   return read ? rowOf(read) : null;
 }
