@@ -44,6 +44,7 @@ describe('the one-statement invoice read', () => {
 
     const draft = await readVisibleInvoice(platform.db, all(), invoice.id);
     expect(draft).toEqual(await prismaReading(invoice.id));
+    expect(await platform.db.$transaction((tx) => readVisibleInvoice(tx, all(), invoice.id))).toEqual(draft);
     expect(draft.customer).toMatchObject({ id: customer.id, firstName: 'Ada' });
     expect(draft.row.lineItems.map((line) => line.taxRate?.toString() ?? null)).toEqual(['7.5', '19', null]);
 
@@ -53,9 +54,9 @@ describe('the one-statement invoice read', () => {
     expect(finalized.customer).toBeUndefined();
 
     // The charge path's reading by id (services/payments/settle.ts, lockInvoice): the same columns plus the attempts settled.
-    expect(await readChargeableInvoice(platform.db, invoice.id)).toEqual(
-      await platform.db.invoice.findUnique({ where: { id: invoice.id }, select: chargeableInvoiceSelect }),
-    );
+    const chargeable = await platform.db.invoice.findUnique({ where: { id: invoice.id }, select: chargeableInvoiceSelect });
+    expect(await readChargeableInvoice(platform.db, invoice.id)).toEqual(chargeable);
+    expect(await platform.db.$transaction((tx) => readChargeableInvoice(tx, invoice.id))).toEqual(chargeable);
     expect(await readChargeableInvoice(platform.db, 'inv_01nonexistent000000000000')).toBeNull();
   });
 

@@ -41,6 +41,7 @@ describe('the one-statement subscription read', () => {
       expect(expected).not.toBeNull();
       expect(await readSubscriptionRow(platform.db, id)).toEqual(expected);
       expect(await readSubscriptionRow(platform.db, id, platform.accountId)).toEqual(expected);
+      expect(await platform.db.$transaction((tx) => readSubscriptionRow(tx, id))).toEqual(expected);
     }
     const read = (await readSubscriptionRow(platform.db, full.id))!;
     expect(read.lineItems.map((line) => [line.position, line.taxRate?.toString() ?? null])).toEqual([
