@@ -13,6 +13,11 @@ const names = new Set<string>();
  * Declares a statement for `readRows`. pg prepares a named statement once per connection and
  * refuses a second text under the same name, so a name declared twice is a programming error
  * caught when the module loads, not on some connection later.
+ *
+ * The select list keeps to types both paths of `readRows` return alike: text, int4, boolean,
+ * json/jsonb and timestamptz (bytea comes as a Buffer on the pool, a Uint8Array through Prisma).
+ * Anything else (int8, numeric, timestamp without time zone, arrays) is cast to text or selected
+ * as JSON: pg and Prisma parse those differently.
  */
 export function readStatement(name: string, text: string): ReadStatement {
   if (names.has(name)) throw new Error(`The read statement ${name} is declared twice.`);
@@ -25,13 +30,25 @@ export function readStatement(name: string, text: string): ReadStatement {
  * over the pool Prisma's client sits on, prepared once per connection: the same read through
  * Prisma's `$queryRaw` costs about 0.2 ms more CPU, its `findFirst` 0.3 ms more (issue 13; a
  * read-only request spends most of its CPU there). Inside a transaction it goes through Prisma on
- * the transaction's connection, so it sees what the transaction wrote. Rows come parsed by pg's
- * type parsers either way, which give what Prisma's raw queries give for the types these
- * statements select (text, int4, json, timestamptz); arrays are selected as JSON: pg parses an
- * array's text form character by character (0.1 ms for an API key's 72 permissions).
+ * the transaction's connection, so it sees what the transaction wrote.
  */
 export async function readRows<T>(db: Database | Prisma.TransactionClient, statement: ReadStatement, values: readonly unknown[]): Promise<T[]> {
   const pool = ownPoolOf(db);
-  if (pool) return (await pool.query({ name: statement.name, text: statement.text, values: [...values] })).rows as T[];
-  return db.$queryRawUnsafe<T[]>(statement.text, ...values);
+  if (!pool) return db.$queryRawUnsafe<T[]>(statement.text, ...values);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await pool.query({ name: statement.name, text: statement.text, values: [...values] })).rows as T[];
+    } catch (error) {
+      // A migration that changed a selected column's type while this process ran leaves the
+      // statement's plan stale on every connection that prepared it. pg-pool discards a connection
+      // whose query failed, so each retry lands on another one, until one prepares it afresh.
+      if (!isStalePreparedStatement(error) || attempt >= (pool.options.max ?? 10)) throw error;
+    }
+  }
+}
+
+/** `cached plan must not change result type`, or the statement gone from the server (a pooler's new backend). */
+function isStalePreparedStatement(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (code === '0A000' && typeof message === 'string' && message.includes('cached plan')) || code === '26000';
 }

@@ -38,6 +38,7 @@ describe('the one-statement customer read', () => {
       expect(expected).not.toBeNull();
       expect(await findCustomer(platform.db, platform.accountId, id)).toEqual(expected);
       expect(await platform.db.$transaction((tx) => lockCustomer(tx, platform.accountId, id))).toEqual(expected);
+      expect(await platform.db.$transaction((tx) => findCustomer(tx, platform.accountId, id))).toEqual(expected);
     }
     expect((await findCustomer(platform.db, platform.accountId, full))!.balances).toEqual([
       { currency: 'EUR', balance: 250 },

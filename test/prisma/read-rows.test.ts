@@ -32,7 +32,7 @@ describe('readRows', () => {
     expect(await readRows(db, accountName, [account.id])).toEqual([{ name: 'During', pair: ['During', account.id] }]);
   });
 
-  it('prepares the statement by name on every pooled connection, many reads at once', async () => {
+  it('prepares the statement by name on the pooled connections, many reads at once', async () => {
     const { db } = database;
     const account = await createAccount(db, 'Busy');
     const reads = await Promise.all(Array.from({ length: 40 }, () => readRows<{ name: string }>(db, accountName, [account.id])));
@@ -41,6 +41,17 @@ describe('readRows', () => {
     // Forty reads at once went through every connection of the pool (10): whichever answers this has it prepared by name.
     const [prepared] = await readRows<{ n: number }>(db, preparedHere, ['test.account_name']);
     expect(prepared!.n).toBe(1);
+  });
+
+  it('reads on after a migration changes a selected column’s type under the statements prepared on every connection', async () => {
+    const { db } = database;
+    await db.$executeRawUnsafe('CREATE TABLE read_rows_probe (id int PRIMARY KEY, v int)');
+    await db.$executeRawUnsafe('INSERT INTO read_rows_probe VALUES (1, 7)');
+    const probe = readStatement('test.probe', 'SELECT v FROM read_rows_probe WHERE id = $1');
+    const many = () => Promise.all(Array.from({ length: 40 }, () => readRows<{ v: unknown }>(db, probe, [1])));
+    expect((await many()).flat()).toEqual(Array(40).fill({ v: 7 }));
+    await db.$executeRawUnsafe('ALTER TABLE read_rows_probe ALTER COLUMN v TYPE text');
+    expect((await many()).flat()).toEqual(Array(40).fill({ v: '7' }));
   });
 
   it('refuses a name declared twice: pg would refuse the second text on a connection that prepared the first', () => {
