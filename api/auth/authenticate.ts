@@ -4,7 +4,7 @@ import { permissionsOfRole } from '../../domain/dashboard-roles';
 import type { Context } from '../context';
 import { authenticateSession, hasSessionCookie } from '../dashboard/session-auth';
 import type { Database } from '../../prisma/client';
-import { readRows, readStatement } from '../../prisma/read-rows';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import type { Principal } from './principal';
 import type { SecretCache, SecretRecord } from './secret-cache';
 
@@ -43,7 +43,7 @@ export async function authenticate(
  * One plain join on two unique keys: Prisma's nested select builds a JSONB lateral subquery
  * that costs PostgreSQL several times the CPU, and every request pays for this one.
  */
-const readSecretSql = readStatement(
+const readSecretSql = sqlStatement(
   'api_key_secrets.authenticate',
   `SELECT s.hash, s.expires_at, s.revoked_at, k.id AS api_key_id, k.account_id, to_json(k.permissions) AS permissions, to_json(k.channel_ids) AS channel_ids
    FROM api_key_secrets s JOIN api_keys k ON k.id = s.api_key_id

@@ -1,7 +1,7 @@
 import { issueSecret } from '../../domain/api-key-secret';
 import { newId } from '../../domain/ids';
 import type { Database, Prisma } from '../../prisma/client';
-import { readRows, readStatement } from '../../prisma/read-rows';
+import { readRows, sqlStatement } from '../../prisma/statements';
 
 type Db = Prisma.TransactionClient;
 
@@ -20,7 +20,7 @@ export const apiKeySelect = {
 export type ApiKeyRow = Prisma.ApiKeyGetPayload<{ select: typeof apiKeySelect }>;
 
 /** `apiKeySelect` as SQL, for the read every api-keys/get makes (test/api-keys/read-row.test.ts holds the two equal). */
-const findApiKeySql = readStatement(
+const findApiKeySql = sqlStatement(
   'api_keys.find',
   `SELECT id, name, description, rotate_at AS "rotateAt", revoked_at AS "revokedAt", to_json(permissions) AS permissions,
           created_at AS "createdAt", updated_at AS "updatedAt", to_json(channel_ids) AS "channelIds"

@@ -2,7 +2,7 @@ import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
 import type { Database } from '../../prisma/client';
-import { readRows, readStatement } from '../../prisma/read-rows';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import type { Address, BusinessDetails, Configuration, CustomerObject, Tax } from './customer-object-types';
 
 type Db = Prisma.TransactionClient;
@@ -146,7 +146,7 @@ const customerRowSql = (lock: boolean) => `
                      FROM customer_balances b WHERE b.customer_id = c.id), '[]'::json) AS balances
     FROM customers c WHERE c.id = $1 AND c.account_id = $2${lock ? ' FOR UPDATE OF c' : ''}`;
 
-const findCustomerSql = readStatement('customers.find', customerRowSql(false));
+const findCustomerSql = sqlStatement('customers.find', customerRowSql(false));
 const lockCustomerSql = customerRowSql(true);
 
 export async function findCustomer(db: Database | Db, accountId: string, id: string): Promise<CustomerRow | null> {

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import { ApiError } from '../../domain/errors';
-import { readRows, readStatement } from '../../prisma/read-rows';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import type { Scope } from '../scope';
 import { serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow } from './invoice-object';
 
@@ -37,8 +37,8 @@ const readSql = (where: string, extraColumns = '') => `
            FROM customers c WHERE c.id = i.customer_id) END AS "liveCustomer"
   FROM invoices i WHERE ${where}`;
 
-const visibleInvoiceSql = readStatement('invoices.find_visible', readSql('i.id = $1 AND i.account_id = $2 AND i.deleted_at IS NULL'));
-const chargeableInvoiceSql = readStatement(
+const visibleInvoiceSql = sqlStatement('invoices.find_visible', readSql('i.id = $1 AND i.account_id = $2 AND i.deleted_at IS NULL'));
+const chargeableInvoiceSql = sqlStatement(
   'invoices.find_chargeable',
   readSql('i.id = $1', ', i.collection_attempts_settled AS "collectionAttemptsSettled"'),
 );

@@ -1,4 +1,5 @@
-import type { Prisma } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
 
 type Db = Prisma.TransactionClient;
 type InstrumentRow = Prisma.PaymentInstrumentGetPayload<object>;
@@ -16,6 +17,19 @@ export function chargedInstrumentId(named: string | null | undefined, customer: 
   return named ?? defaultInstrumentOf(customer);
 }
 
+/**
+ * Every column as Prisma names it (the row is an InstrumentRow): charging and finalizing read it
+ * on every call (test/payment-instruments/instrument-row.test.ts holds it equal to Prisma's).
+ */
+const instrumentSql = sqlStatement(
+  'payment_instruments.chargeable',
+  `SELECT id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", type, brand, last4,
+          exp_month AS "expMonth", exp_year AS "expYear", cardholder_name AS "cardholderName", fingerprint,
+          sandbox_scenario AS "sandboxScenario", status, revoked_at AS "revokedAt", expired_at AS "expiredAt",
+          created_at AS "createdAt", updated_at AS "updatedAt"
+   FROM payment_instruments WHERE id = $1 AND account_id = $2`,
+);
+
 /** Whether an instrument may be charged for a customer; each caller words the refusal its own operation documents. */
 export type InstrumentVerdict =
   | { chargeable: true; instrument: InstrumentRow }
@@ -28,10 +42,10 @@ export type InstrumentVerdict =
  * instrument the caller cannot see (`visible` says no for its channel) is answered as absent.
  */
 export async function chargeableInstrument(
-  db: Db,
+  db: Database | Db,
   subject: { accountId: string; customerId: string; instrumentId: string; visible?: (channelId: string) => boolean },
 ): Promise<InstrumentVerdict> {
-  const instrument = await db.paymentInstrument.findFirst({ where: { id: subject.instrumentId, accountId: subject.accountId } });
+  const [instrument] = await readRows<InstrumentRow>(db, instrumentSql, [subject.instrumentId, subject.accountId]);
   if (!instrument || instrument.customerId !== subject.customerId || (subject.visible && !subject.visible(instrument.channelId))) {
     return { chargeable: false, reason: 'NOT_FOUND' };
   }

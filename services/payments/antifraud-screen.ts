@@ -1,6 +1,6 @@
 import { normaliseFieldValue, type AntifraudField } from '../../domain/antifraud';
-import { Prisma } from '../../generated/prisma/client';
 import type { Database } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
 
 export interface PaymentSubject {
   accountId: string;
@@ -24,6 +24,22 @@ export type Screening =
  * unexpired item of a BLOCK list matching any field blocks it. An account with antifraud
  * disabled is not screened.
  */
+/**
+ * One statement: the account's switch, its lists and their unexpired items matching any of the
+ * payment's (field, value) pairs, given as two arrays of the same length.
+ */
+const screeningSql = sqlStatement(
+  'antifraud.screen_payment',
+  `SELECT i.id, i.list_id AS "listId", l.field, l.action
+   FROM accounts a
+   JOIN antifraud_list_items i ON i.account_id = a.id
+   JOIN antifraud_lists l ON l.id = i.list_id
+   WHERE a.id = $1 AND a.antifraud_enabled
+     AND (i.expired_at IS NULL OR i.expired_at > $2)
+     AND (l.field, i.field_value) IN (SELECT * FROM unnest($3::text[], $4::text[]))
+   ORDER BY i.id`,
+);
+
 export async function screenPayment(db: Database, subject: PaymentSubject, now: Date): Promise<Screening> {
   const candidates: Array<[AntifraudField, string | undefined]> = [
     ['IP_ADDRESS', subject.ipAddress],
@@ -33,20 +49,13 @@ export async function screenPayment(db: Database, subject: PaymentSubject, now: 
     ['CARD_ID', subject.instrumentId],
     ['CARD_ID', subject.fingerprint],
   ];
-  const pairs = candidates
-    .filter((c): c is [AntifraudField, string] => Boolean(c[1]))
-    .map(([field, value]) => Prisma.sql`(${field}, ${normaliseFieldValue(field, value)})`);
-
-  // One statement: the account's switch, its lists and their unexpired items together.
-  const matches = await db.$queryRaw<Array<{ id: string; listId: string; field: string; action: string }>>`
-    SELECT i.id, i.list_id AS "listId", l.field, l.action
-    FROM accounts a
-    JOIN antifraud_list_items i ON i.account_id = a.id
-    JOIN antifraud_lists l ON l.id = i.list_id
-    WHERE a.id = ${subject.accountId} AND a.antifraud_enabled
-      AND (i.expired_at IS NULL OR i.expired_at > ${now})
-      AND (l.field, i.field_value) IN (${Prisma.join(pairs)})
-    ORDER BY i.id`;
+  const present = candidates.filter((c): c is [AntifraudField, string] => Boolean(c[1]));
+  const matches = await readRows<{ id: string; listId: string; field: string; action: string }>(db, screeningSql, [
+    subject.accountId,
+    now,
+    present.map(([field]) => field),
+    present.map(([field, value]) => normaliseFieldValue(field, value)),
+  ]);
   const allow = matches.find((m) => m.action === 'ALLOW');
   if (allow) return { outcome: 'ALLOWED', listId: allow.listId, field: allow.field as AntifraudField };
   const block = matches.find((m) => m.action === 'BLOCK');

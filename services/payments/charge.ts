@@ -7,8 +7,10 @@ import { newId } from '../../domain/ids';
 import { MAX_AMOUNT, type PaymentStatus } from '../../domain/payments';
 import { DEFAULT_PROVIDERS, selectRoute, type RouteTree } from '../../domain/routing';
 import type { Database, Prisma } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import { chargeableInstrument, type InstrumentVerdict } from '../payment-instruments/chargeable-instrument';
 import { screenPayment } from './antifraud-screen';
+import { claimPayment, insertPayment, paymentById, paymentByKey, recordPaymentStep, type PaymentRow } from './payment-rows';
 import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from './providers/provider';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 
@@ -58,7 +60,6 @@ export interface ChargeDependencies {
   now?: () => Date;
 }
 
-type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThrow']>>;
 
 type Final = Omit<ChargeSummary, 'paymentId'>;
 
@@ -83,11 +84,10 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
     refuse('The idempotency key must be 1 to 255 characters.', 'INVALID_IDEMPOTENCY_KEY');
   }
 
-  const byKey = { accountId_idempotencyKey: { accountId: input.accountId, idempotencyKey: input.idempotencyKey } };
   // Read together: a repeated key needs none of the others, a new one needs all of them.
   const [existing, customer, verdict] = await Promise.all([
-    db.payment.findUnique({ where: byKey }),
-    db.customer.findFirst({ where: { id: input.customerId, accountId: input.accountId } }),
+    paymentByKey(db, input.accountId, input.idempotencyKey),
+    chargedCustomer(db, input.accountId, input.customerId),
     chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId }),
   ]);
   if (existing) return settle(db, providers, now, sameRequest(existing, input));
@@ -101,33 +101,25 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
   // Created claimed by this run (PROCESSING under its attempt key), committed before any provider
   // is asked. A concurrent call with the same key races on the unique key; the loser goes on
   // with the winner's row, waiting for its run.
-  const [created] = await db.payment.createManyAndReturn({
-    data: [
-      {
-        id: newId('payment', at.getTime()),
-        accountId: input.accountId,
-        channelId,
-        customerId: input.customerId,
-        instrumentId: input.instrumentId,
-        invoiceId: input.invoiceId ?? null,
-        idempotencyKey: input.idempotencyKey,
-        amount: input.amount,
-        currency: input.currency,
-        status: opening?.status ?? 'PROCESSING',
-        declineCode: opening?.declineCode ?? null,
-        declineMessage: opening?.declineMessage ?? null,
-        retryable: false,
-        attempts: [],
-        reference: input.reference ?? null,
-        attemptKey: opening ? null : attemptKey,
-        claimedAt: opening ? null : at,
-        createdAt: at,
-        updatedAt: at,
-      },
-    ],
-    skipDuplicates: true,
+  const created = await insertPayment(db, {
+    id: newId('payment', at.getTime()),
+    accountId: input.accountId,
+    channelId,
+    customerId: input.customerId,
+    instrumentId: input.instrumentId,
+    invoiceId: input.invoiceId ?? null,
+    idempotencyKey: input.idempotencyKey,
+    amount: input.amount,
+    currency: input.currency,
+    status: opening?.status ?? 'PROCESSING',
+    declineCode: opening?.declineCode ?? null,
+    declineMessage: opening?.declineMessage ?? null,
+    reference: input.reference ?? null,
+    attemptKey: opening ? null : attemptKey,
+    claimedAt: opening ? null : at,
+    at,
   });
-  if (!created) return settle(db, providers, now, sameRequest(await db.payment.findUniqueOrThrow({ where: byKey }), input));
+  if (!created) return settle(db, providers, now, sameRequest((await paymentByKey(db, input.accountId, input.idempotencyKey))!, input));
   if (opening || !verdict.chargeable) return summaryOf(created);
   return drive(db, providers, now, { payment: created, attemptKey, resumed: false, subject: { instrument: verdict.instrument, address: customer.address, tree } });
 }
@@ -231,20 +223,13 @@ async function settle(db: Database, providers: ProviderRegistry, now: () => Date
     const claimed = await claim(db, now(), payment.id);
     if (claimed) return drive(db, providers, now, { payment: claimed, attemptKey: claimed.attemptKey!, resumed: true });
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
-    payment = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+    payment = await paymentById(db, payment.id);
   }
 }
 
 /** One statement, committed: the payment is this run's if nobody holds it or its holder's lease ran out. */
-async function claim(db: Database, at: Date, paymentId: string): Promise<PaymentRow | undefined> {
-  const [row] = await db.payment.updateManyAndReturn({
-    where: {
-      id: paymentId,
-      OR: [{ status: 'PENDING' }, { status: 'PROCESSING', claimedAt: { lt: new Date(at.getTime() - PAYMENT_CLAIM_LEASE_MS) } }],
-    },
-    data: { status: 'PROCESSING', attemptKey: newAttemptKey(at), claimedAt: at, updatedAt: at },
-  });
-  return row;
+function claim(db: Database, at: Date, paymentId: string): Promise<PaymentRow | undefined> {
+  return claimPayment(db, paymentId, newAttemptKey(at), at, new Date(at.getTime() - PAYMENT_CLAIM_LEASE_MS));
 }
 
 function newAttemptKey(at: Date): string {
@@ -284,7 +269,7 @@ async function drive(db: Database, providers: ProviderRegistry, now: () => Date,
       const step = next ? await ask(next, payment, card, now, resumed) : { final: exhausted(attempts, cascade.length === 0) };
       resumed = false;
       const recorded = await record(db, now, payment, claimed.attemptKey, step);
-      if (!recorded) return settle(db, providers, now, await db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
+      if (!recorded) return settle(db, providers, now, await paymentById(db, payment.id));
       payment = recorded;
     }
     return summaryOf(payment);
@@ -401,28 +386,23 @@ function exhausted(attempts: Attempt[], noRoute: boolean): Final {
 async function record(db: Database, now: () => Date, payment: PaymentRow, attemptKey: string, step: Step): Promise<PaymentRow | undefined> {
   const attempts = payment.attempts as unknown as Attempt[];
   const final = step.final;
-  const at = now();
-  const [row] = await db.payment.updateManyAndReturn({
-    where: { id: payment.id, status: 'PROCESSING', attemptKey },
-    data: {
-      updatedAt: at,
-      ...(step.attempt ? { attempts: [...attempts, step.attempt] as unknown as Prisma.InputJsonValue } : {}),
-      ...(final
-        ? {
-            status: final.status,
-            declineCode: final.declineCode ?? null,
-            declineMessage: final.declineMessage ?? null,
-            retryable: final.retryable,
-            provider: final.provider ?? null,
-            providerChargeId: final.providerChargeId ?? null,
-            fee: final.fee ?? null,
-            attemptKey: null,
-            claimedAt: null,
-          }
-        : { claimedAt: at }),
-    },
-  });
-  return row;
+  return recordPaymentStep(
+    db,
+    { id: payment.id, attemptKey },
+    now(),
+    step.attempt ? [...attempts, step.attempt] : undefined,
+    final
+      ? {
+          status: final.status,
+          declineCode: final.declineCode ?? null,
+          declineMessage: final.declineMessage ?? null,
+          retryable: final.retryable,
+          provider: final.provider ?? null,
+          providerChargeId: final.providerChargeId ?? null,
+          fee: final.fee ?? null,
+        }
+      : undefined,
+  );
 }
 
 /**
@@ -430,15 +410,30 @@ async function record(db: Database, now: () => Date, payment: PaymentRow, attemp
  * default route. A configuration without a published version does not count.
  */
 async function publishedRouteTree(db: Database, accountId: string, channelId: string): Promise<RouteTree> {
-  const configs = await db.routingConfig.findMany({
-    where: { accountId, OR: [{ channelId }, { channelId: null }], publishedVersionId: { not: null } },
-    select: { channelId: true, publishedVersionId: true },
-  });
-  const chosen = configs.find((c) => c.channelId === channelId) ?? configs.find((c) => c.channelId === null);
-  if (!chosen?.publishedVersionId) return { rules: [], default_providers: [...DEFAULT_PROVIDERS] };
-  const version = await db.routingConfigVersion.findUniqueOrThrow({ where: { id: chosen.publishedVersionId }, select: { routeTree: true } });
-  return version.routeTree as unknown as RouteTree;
+  const [published] = await readRows<{ routeTree: RouteTree }>(db, publishedRouteTreeSql, [accountId, channelId]);
+  return published?.routeTree ?? { rules: [], default_providers: [...DEFAULT_PROVIDERS] };
 }
+
+/** One statement: an account has at most one configuration per channel and one account-wide (services/routing-configs). */
+const publishedRouteTreeSql = sqlStatement(
+  'routing_configs.published_tree',
+  `SELECT v.route_tree AS "routeTree"
+   FROM routing_configs c JOIN routing_config_versions v ON v.id = c.published_version_id
+   WHERE c.account_id = $1 AND (c.channel_id = $2 OR c.channel_id IS NULL)
+   ORDER BY c.channel_id IS NULL
+   LIMIT 1`,
+);
+
+/** What charging needs of the customer: the channel a payment lands in, the email antifraud screens, the address routing reads. */
+async function chargedCustomer(db: Database, accountId: string, customerId: string) {
+  const [row] = await readRows<{ channelId: string; email: string; address: Prisma.JsonValue | null }>(db, chargedCustomerSql, [customerId, accountId]);
+  return row;
+}
+
+const chargedCustomerSql = sqlStatement(
+  'customers.charged',
+  `SELECT channel_id AS "channelId", email, address FROM customers WHERE id = $1 AND account_id = $2`,
+);
 
 function countryOf(address: Prisma.JsonValue | null): string | undefined {
   const country = address && typeof address === 'object' && !Array.isArray(address) ? address.country : undefined;

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Database } from '../../prisma/client';
-import { readRows, readStatement } from '../../prisma/read-rows';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import type { SubscriptionRow } from './subscription-row';
 
 type Db = Prisma.TransactionClient;
@@ -42,8 +42,8 @@ const readSql = (where: string) => `
                    FROM subscription_line_items l WHERE l.subscription_id = s.id), '[]'::json) AS "lineItems"
   FROM subscriptions s WHERE ${where}`;
 
-const byIdSql = readStatement('subscriptions.find', readSql('s.id = $1'));
-const byAccountSql = readStatement('subscriptions.find_in_account', readSql('s.id = $1 AND s.account_id = $2'));
+const byIdSql = sqlStatement('subscriptions.find', readSql('s.id = $1'));
+const byAccountSql = sqlStatement('subscriptions.find_in_account', readSql('s.id = $1 AND s.account_id = $2'));
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 

@@ -1,4 +1,4 @@
-import { readRows, readStatement } from '../../prisma/read-rows';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import { createAccount } from '../../scripts/operator/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
@@ -12,9 +12,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const accountName = readStatement('test.account_name', 'SELECT name, to_json(ARRAY[name, id]) AS pair FROM accounts WHERE id = $1');
+const accountName = sqlStatement('test.account_name', 'SELECT name, to_json(ARRAY[name, id]) AS pair FROM accounts WHERE id = $1');
 
-const preparedHere = readStatement('test.prepared_here', 'SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1');
+const preparedHere = sqlStatement('test.prepared_here', 'SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1');
 
 describe('readRows', () => {
   it('reads inside a transaction on its connection (seeing its writes) and outside over the pool (seeing only what is committed)', async () => {
@@ -47,7 +47,7 @@ describe('readRows', () => {
     const { db } = database;
     await db.$executeRawUnsafe('CREATE TABLE read_rows_probe (id int PRIMARY KEY, v int)');
     await db.$executeRawUnsafe('INSERT INTO read_rows_probe VALUES (1, 7)');
-    const probe = readStatement('test.probe', 'SELECT v FROM read_rows_probe WHERE id = $1');
+    const probe = sqlStatement('test.probe', 'SELECT v FROM read_rows_probe WHERE id = $1');
     const many = () => Promise.all(Array.from({ length: 40 }, () => readRows<{ v: unknown }>(db, probe, [1])));
     expect((await many()).flat()).toEqual(Array(40).fill({ v: 7 }));
     await db.$executeRawUnsafe('ALTER TABLE read_rows_probe ALTER COLUMN v TYPE text');
@@ -55,6 +55,6 @@ describe('readRows', () => {
   });
 
   it('refuses a name declared twice: pg would refuse the second text on a connection that prepared the first', () => {
-    expect(() => readStatement('test.account_name', 'SELECT 1')).toThrow('declared twice');
+    expect(() => sqlStatement('test.account_name', 'SELECT 1')).toThrow('declared twice');
   });
 });

@@ -1,8 +1,9 @@
+import type { Pool } from 'pg';
 import type { Prisma } from '../generated/prisma/client';
 import { ownPoolOf, type Database } from './client';
 
-/** One read-only SQL statement with `$1`, `$2`… parameters, under a name unique in the process. */
-export interface ReadStatement {
+/** One SQL statement with `$1`, `$2`… parameters, under a name unique in the process. */
+export interface SqlStatement {
   readonly name: string;
   readonly text: string;
 }
@@ -10,7 +11,7 @@ export interface ReadStatement {
 const names = new Set<string>();
 
 /**
- * Declares a statement for `readRows`. pg prepares a named statement once per connection and
+ * Declares a statement for `readRows` or `writeRows`. pg prepares a named statement once per connection and
  * refuses a second text under the same name, so a name declared twice is a programming error
  * caught when the module loads, not on some connection later.
  *
@@ -19,7 +20,7 @@ const names = new Set<string>();
  * Anything else (int8, numeric, timestamp without time zone, arrays) is cast to text or selected
  * as JSON: pg and Prisma parse those differently.
  */
-export function readStatement(name: string, text: string): ReadStatement {
+export function sqlStatement(name: string, text: string): SqlStatement {
   if (names.has(name)) throw new Error(`The read statement ${name} is declared twice.`);
   names.add(name);
   return { name, text };
@@ -32,9 +33,25 @@ export function readStatement(name: string, text: string): ReadStatement {
  * read-only request spends most of its CPU there). Inside a transaction it goes through Prisma on
  * the transaction's connection, so it sees what the transaction wrote.
  */
-export async function readRows<T>(db: Database | Prisma.TransactionClient, statement: ReadStatement, values: readonly unknown[]): Promise<T[]> {
+export async function readRows<T>(db: Database | Prisma.TransactionClient, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
   const pool = ownPoolOf(db);
   if (!pool) return db.$queryRawUnsafe<T[]>(statement.text, ...values);
+  return poolRows<T>(pool, statement, values);
+}
+
+/**
+ * The rows a single-statement write returns (`… RETURNING`), committed on its own as Prisma's
+ * `updateManyAndReturn` outside a transaction would be, over the pool as `readRows` reads. For
+ * the writes that are one statement by design (a payment's claim and each record of it), where
+ * Prisma's client costs more CPU than the statement itself.
+ */
+export async function writeRows<T>(db: Database, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
+  const pool = ownPoolOf(db);
+  if (!pool) return db.$queryRawUnsafe<T[]>(statement.text, ...values);
+  return poolRows<T>(pool, statement, values);
+}
+
+async function poolRows<T>(pool: Pool, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
   for (let attempt = 0; ; attempt++) {
     try {
       return (await pool.query({ name: statement.name, text: statement.text, values: [...values] })).rows as T[];

@@ -1,0 +1,121 @@
+import type { Database } from '../../prisma/client';
+import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
+import type { Attempt } from './charge';
+
+export type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThrow']>>;
+
+/**
+ * The charge path's statements on `payments`, each one round trip over the pool (prisma/statements.ts):
+ * a payment is charged outside any transaction by design (its committed row is the claim), so
+ * each of these is a single statement committed on its own, and Prisma's client cost more CPU
+ * than the statement (issue 13). Every column as Prisma names it, so a row is a PaymentRow;
+ * test/payments/payment-rows.test.ts holds them equal to Prisma's reading.
+ */
+const COLUMNS = `id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", instrument_id AS "instrumentId",
+  invoice_id AS "invoiceId", idempotency_key AS "idempotencyKey", amount, currency, status, decline_code AS "declineCode",
+  decline_message AS "declineMessage", retryable, provider, provider_charge_id AS "providerChargeId", fee,
+  refunded_amount AS "refundedAmount", attempts, reference, attempt_key AS "attemptKey", claimed_at AS "claimedAt",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const byKeySql = sqlStatement('payments.by_key', `SELECT ${COLUMNS} FROM payments WHERE account_id = $1 AND idempotency_key = $2`);
+const byIdSql = sqlStatement('payments.by_id', `SELECT ${COLUMNS} FROM payments WHERE id = $1`);
+const insertSql = sqlStatement(
+  'payments.insert',
+  `INSERT INTO payments (id, account_id, channel_id, customer_id, instrument_id, invoice_id, idempotency_key, amount, currency, status,
+                         decline_code, decline_message, retryable, attempts, reference, attempt_key, claimed_at, created_at, updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false, '[]'::jsonb, $13, $14, $15, $16, $16)
+   ON CONFLICT DO NOTHING
+   RETURNING ${COLUMNS}`,
+);
+const claimSql = sqlStatement(
+  'payments.claim',
+  `UPDATE payments SET status = 'PROCESSING', attempt_key = $2, claimed_at = $3, updated_at = $3
+   WHERE id = $1 AND (status = 'PENDING' OR (status = 'PROCESSING' AND claimed_at < $4))
+   RETURNING ${COLUMNS}`,
+);
+const recordStepSql = sqlStatement(
+  'payments.record_step',
+  `UPDATE payments SET updated_at = $3, attempts = coalesce($4::jsonb, attempts), claimed_at = $3
+   WHERE id = $1 AND status = 'PROCESSING' AND attempt_key = $2
+   RETURNING ${COLUMNS}`,
+);
+const recordFinalSql = sqlStatement(
+  'payments.record_final',
+  `UPDATE payments SET updated_at = $3, attempts = coalesce($4::jsonb, attempts), status = $5, decline_code = $6, decline_message = $7,
+                       retryable = $8, provider = $9, provider_charge_id = $10, fee = $11, attempt_key = NULL, claimed_at = NULL
+   WHERE id = $1 AND status = 'PROCESSING' AND attempt_key = $2
+   RETURNING ${COLUMNS}`,
+);
+
+export async function paymentByKey(db: Database, accountId: string, idempotencyKey: string): Promise<PaymentRow | undefined> {
+  return (await readRows<PaymentRow>(db, byKeySql, [accountId, idempotencyKey]))[0];
+}
+
+export async function paymentById(db: Database, id: string): Promise<PaymentRow> {
+  const [row] = await readRows<PaymentRow>(db, byIdSql, [id]);
+  if (!row) throw new Error(`Payment ${id} has no row.`);
+  return row;
+}
+
+export interface NewPayment {
+  id: string;
+  accountId: string;
+  channelId: string;
+  customerId: string;
+  instrumentId: string;
+  invoiceId: string | null;
+  idempotencyKey: string;
+  amount: number;
+  currency: string;
+  status: string;
+  declineCode: string | null;
+  declineMessage: string | null;
+  reference: string | null;
+  attemptKey: string | null;
+  claimedAt: Date | null;
+  at: Date;
+}
+
+/** The new payment, or undefined when one with its key (or id) exists: a concurrent call won the race. */
+export async function insertPayment(db: Database, p: NewPayment): Promise<PaymentRow | undefined> {
+  const [row] = await writeRows<PaymentRow>(db, insertSql, [
+    p.id, p.accountId, p.channelId, p.customerId, p.instrumentId, p.invoiceId, p.idempotencyKey, p.amount, p.currency, p.status,
+    p.declineCode, p.declineMessage, p.reference, p.attemptKey, p.claimedAt, p.at,
+  ]);
+  return row;
+}
+
+/** The payment claimed under `attemptKey` if nobody holds it or its holder's claim is older than `leaseStart`. */
+export async function claimPayment(db: Database, id: string, attemptKey: string, at: Date, leaseStart: Date): Promise<PaymentRow | undefined> {
+  return (await writeRows<PaymentRow>(db, claimSql, [id, attemptKey, at, leaseStart]))[0];
+}
+
+export interface FinalRecord {
+  status: string;
+  declineCode: string | null;
+  declineMessage: string | null;
+  retryable: boolean;
+  provider: string | null;
+  providerChargeId: string | null;
+  fee: number | null;
+}
+
+/**
+ * One provider's answer (`attempts`, the whole list, when one was added) and, when the payment
+ * ends with it, its outcome; only while `attemptKey` still holds it. Undefined when it does not.
+ */
+export async function recordPaymentStep(
+  db: Database,
+  claim: { id: string; attemptKey: string },
+  at: Date,
+  attempts: Attempt[] | undefined,
+  final: FinalRecord | undefined,
+): Promise<PaymentRow | undefined> {
+  const head = [claim.id, claim.attemptKey, at, attempts ? JSON.stringify(attempts) : null];
+  const [row] = final
+    ? await writeRows<PaymentRow>(db, recordFinalSql, [
+        ...head, final.status, final.declineCode, final.declineMessage, final.retryable, final.provider, final.providerChargeId, final.fee,
+      ])
+    : await writeRows<PaymentRow>(db, recordStepSql, head);
+  return row;
+}
