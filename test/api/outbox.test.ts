@@ -30,7 +30,28 @@ describe('transactional outbox', () => {
       data: { customer: { id: 'cust_1' } },
     });
     const stored = await db.outboxEvent.findUniqueOrThrow({ where: { id: envelope.event_id } });
-    expect(stored).toMatchObject({ eventType: 'CUSTOMER_CREATED', dispatchedAt: null, data: { customer: { id: 'cust_1' } } });
+    expect(stored).toMatchObject({
+      accountId: account.id,
+      channelId: null,
+      eventType: 'CUSTOMER_CREATED',
+      occurredAt: new Date('2026-11-21T10:00:00.000Z'),
+      dispatchedAt: null,
+      data: { customer: { id: 'cust_1' } },
+    });
+    expect(Math.abs(stored.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('stores the channel, and data with nested values, quotes and unicode as given', async () => {
+    const { db } = database;
+    const account = await createAccount(db, 'outbox-data');
+    await db.channel.create({ data: { id: 'chn_outbox2', accountId: account.id, name: 'web' } });
+    const data = { invoice: { id: 'inv_1', total: 1_999, notes: 'say "hi" – ünïcode', lines: [{ amount: 5, tax: null }] } };
+    const envelope = await db.$transaction((tx) =>
+      recordEvent(tx, { accountId: account.id, channelId: 'chn_outbox2', name: 'InvoicePaid', data, occurredAt: new Date('2026-11-25T03:00:00.123Z') }),
+    );
+    const stored = await db.outboxEvent.findUniqueOrThrow({ where: { id: envelope.event_id } });
+    expect(stored).toMatchObject({ channelId: 'chn_outbox2', eventType: 'INVOICE_PAID', occurredAt: new Date('2026-11-25T03:00:00.123Z'), data });
+    expect(envelope.data).toEqual(data);
   });
 
   it('loses the event with a change that rolls back', async () => {
