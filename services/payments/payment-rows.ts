@@ -1,6 +1,5 @@
 import type { Database } from '../../prisma/client';
 import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
-import type { Attempt } from './charge';
 
 export type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThrow']>>;
 
@@ -108,7 +107,7 @@ export async function recordPaymentStep(
   db: Database,
   claim: { id: string; attemptKey: string },
   at: Date,
-  attempts: Attempt[] | undefined,
+  attempts: readonly unknown[] | undefined,
   final: FinalRecord | undefined,
 ): Promise<PaymentRow | undefined> {
   const head = [claim.id, claim.attemptKey, at, attempts ? JSON.stringify(attempts) : null];
