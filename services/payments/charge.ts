@@ -60,7 +60,6 @@ export interface ChargeDependencies {
   now?: () => Date;
 }
 
-
 type Final = Omit<ChargeSummary, 'paymentId'>;
 
 function refuse(message: string, code: string): never {
