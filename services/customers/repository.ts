@@ -160,6 +160,17 @@ export async function lockCustomer(tx: Db, accountId: string, id: string): Promi
   return row ?? null;
 }
 
+const chargedCustomerSql = sqlStatement(
+  'customers.charged',
+  `SELECT channel_id AS "channelId", email, address FROM customers WHERE id = $1 AND account_id = $2`,
+);
+
+/** What charging needs of a customer: the channel a payment lands in, the email antifraud screens, the address routing reads. */
+export async function findChargedCustomer(db: Database, accountId: string, id: string) {
+  const [row] = await readRows<{ channelId: string; email: string; address: Prisma.JsonValue | null }>(db, chargedCustomerSql, [id, accountId]);
+  return row;
+}
+
 export function saveCustomer(tx: Db, id: string, state: CustomerState, now: Date) {
   return tx.customer.update({ where: { id }, data: { ...columnsOf(state), updatedAt: now }, select: customerSelect });
 }

@@ -5,10 +5,11 @@ import { isCurrencyCode } from '../../domain/currencies';
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import { MAX_AMOUNT, type PaymentStatus } from '../../domain/payments';
-import { DEFAULT_PROVIDERS, selectRoute, type RouteTree } from '../../domain/routing';
+import { selectRoute, type RouteTree } from '../../domain/routing';
 import type { Database, Prisma } from '../../prisma/client';
-import { readRows, sqlStatement } from '../../prisma/statements';
+import { findChargedCustomer } from '../customers/repository';
 import { chargeableInstrument, type InstrumentVerdict } from '../payment-instruments/chargeable-instrument';
+import { publishedRouteTree } from '../routing-configs/published-route-tree';
 import { screenPayment } from './antifraud-screen';
 import { claimPayment, insertPayment, paymentById, paymentByKey, recordPaymentStep, type PaymentRow } from './payment-rows';
 import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from './providers/provider';
@@ -86,7 +87,7 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
   // Read together: a repeated key needs none of the others, a new one needs all of them.
   const [existing, customer, verdict] = await Promise.all([
     paymentByKey(db, input.accountId, input.idempotencyKey),
-    chargedCustomer(db, input.accountId, input.customerId),
+    findChargedCustomer(db, input.accountId, input.customerId),
     chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId }),
   ]);
   if (existing) return settle(db, providers, now, sameRequest(existing, input));
@@ -403,36 +404,6 @@ async function record(db: Database, now: () => Date, payment: PaymentRow, attemp
       : undefined,
   );
 }
-
-/**
- * The published version of the channel's configuration, else of the account-wide one, else the
- * default route. A configuration without a published version does not count.
- */
-async function publishedRouteTree(db: Database, accountId: string, channelId: string): Promise<RouteTree> {
-  const [published] = await readRows<{ routeTree: RouteTree }>(db, publishedRouteTreeSql, [accountId, channelId]);
-  return published?.routeTree ?? { rules: [], default_providers: [...DEFAULT_PROVIDERS] };
-}
-
-/** One statement: an account has at most one configuration per channel and one account-wide (services/routing-configs). */
-const publishedRouteTreeSql = sqlStatement(
-  'routing_configs.published_tree',
-  `SELECT v.route_tree AS "routeTree"
-   FROM routing_configs c JOIN routing_config_versions v ON v.id = c.published_version_id
-   WHERE c.account_id = $1 AND (c.channel_id = $2 OR c.channel_id IS NULL)
-   ORDER BY c.channel_id IS NULL
-   LIMIT 1`,
-);
-
-/** What charging needs of the customer: the channel a payment lands in, the email antifraud screens, the address routing reads. */
-async function chargedCustomer(db: Database, accountId: string, customerId: string) {
-  const [row] = await readRows<{ channelId: string; email: string; address: Prisma.JsonValue | null }>(db, chargedCustomerSql, [customerId, accountId]);
-  return row;
-}
-
-const chargedCustomerSql = sqlStatement(
-  'customers.charged',
-  `SELECT channel_id AS "channelId", email, address FROM customers WHERE id = $1 AND account_id = $2`,
-);
 
 function countryOf(address: Prisma.JsonValue | null): string | undefined {
   const country = address && typeof address === 'object' && !Array.isArray(address) ? address.country : undefined;
