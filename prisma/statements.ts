@@ -11,9 +11,9 @@ export interface SqlStatement {
 const names = new Set<string>();
 
 /**
- * Declares a statement for `readRows` or `writeRows`. pg prepares a named statement once per connection and
- * refuses a second text under the same name, so a name declared twice is a programming error
- * caught when the module loads, not on some connection later.
+ * Declares a statement for `readRows` or `writeRows`. pg prepares a named statement once per
+ * connection and refuses a second text under the same name, so a name declared twice is a
+ * programming error caught when the module loads, not on some connection later.
  *
  * The select list keeps to types both paths of `readRows` return alike: text, int4, boolean,
  * json/jsonb and timestamptz (bytea comes as a Buffer on the pool, a Uint8Array through Prisma).
@@ -21,7 +21,7 @@ const names = new Set<string>();
  * as JSON: pg and Prisma parse those differently.
  */
 export function sqlStatement(name: string, text: string): SqlStatement {
-  if (names.has(name)) throw new Error(`The read statement ${name} is declared twice.`);
+  if (names.has(name)) throw new Error(`The statement ${name} is declared twice.`);
   names.add(name);
   return { name, text };
 }
@@ -45,10 +45,8 @@ export async function readRows<T>(db: Database | Prisma.TransactionClient, state
  * the writes that are one statement by design (a payment's claim and each record of it), where
  * Prisma's client costs more CPU than the statement itself.
  */
-export async function writeRows<T>(db: Database, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
-  const pool = ownPoolOf(db);
-  if (!pool) return db.$queryRawUnsafe<T[]>(statement.text, ...values);
-  return poolRows<T>(pool, statement, values);
+export function writeRows<T>(db: Database, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
+  return readRows<T>(db, statement, values);
 }
 
 async function poolRows<T>(pool: Pool, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {

@@ -19,12 +19,6 @@ export type Screening =
   | { outcome: 'BLOCKED'; listId: string; itemId: string; field: AntifraudField };
 
 /**
- * Checks a payment against the account's antifraud lists before any provider is called. An
- * unexpired item of an ALLOW list matching any field lets the payment through; otherwise an
- * unexpired item of a BLOCK list matching any field blocks it. An account with antifraud
- * disabled is not screened.
- */
-/**
  * One statement: the account's switch, its lists and their unexpired items matching any of the
  * payment's (field, value) pairs, given as two arrays of the same length.
  */
@@ -40,6 +34,12 @@ const screeningSql = sqlStatement(
    ORDER BY i.id`,
 );
 
+/**
+ * Checks a payment against the account's antifraud lists before any provider is called. An
+ * unexpired item of an ALLOW list matching any field lets the payment through; otherwise an
+ * unexpired item of a BLOCK list matching any field blocks it. An account with antifraud
+ * disabled is not screened.
+ */
 export async function screenPayment(db: Database, subject: PaymentSubject, now: Date): Promise<Screening> {
   const candidates: Array<[AntifraudField, string | undefined]> = [
     ['IP_ADDRESS', subject.ipAddress],
