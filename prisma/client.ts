@@ -1,6 +1,6 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, type PoolClient } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { ConnectionSharingPg, shareTransactionConnections } from './transaction-connections';
 
 export type Database = PrismaClient;
 export type { Prisma } from '../generated/prisma/client';
@@ -27,9 +27,10 @@ export function createDatabase(databaseUrl: string, poolSize = 10): Database {
 export function databaseOnPool(pool: Pool): Database {
   pool.on('connect', keepDroppedConnectionFromEndingProcess);
   const db = new PrismaClient({
-    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+    adapter: new ConnectionSharingPg(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: CONNECTION_ACQUIRE_TIMEOUT_MS, timeout: 30_000 },
   });
+  shareTransactionConnections(db);
   pools.set(db, pool);
   return db;
 }

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { Prisma } from '../generated/prisma/client';
 import { ownPoolOf, type Database } from './client';
+import { transactionConnection } from './transaction-connections';
 
 /** One SQL statement with `$1`, `$2`… parameters, under a name unique in the process. */
 export interface SqlStatement {
@@ -30,22 +31,28 @@ export function sqlStatement(name: string, text: string): SqlStatement {
  * The rows of `statement`. Outside a transaction (a client of `createDatabase`) it goes straight
  * over the pool Prisma's client sits on, prepared once per connection: the same read through
  * Prisma's `$queryRaw` costs about 0.2 ms more CPU, its `findFirst` 0.3 ms more (issue 13; a
- * read-only request spends most of its CPU there). Inside a transaction it goes through Prisma on
- * the transaction's connection, so it sees what the transaction wrote.
+ * read-only request spends most of its CPU there). Inside a transaction it runs on the
+ * transaction's own connection (prisma/transaction-connections.ts), so it sees what the
+ * transaction wrote and commits or rolls back with it. It is not prepared there: a statement a
+ * migration made stale fails the transaction, which a retry on another connection cannot save.
  */
 export async function readRows<T>(db: Database | Prisma.TransactionClient, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
   const pool = ownPoolOf(db);
-  if (!pool) return db.$queryRawUnsafe<T[]>(statement.text, ...values);
-  return poolRows<T>(pool, statement, values);
+  if (pool) return poolRows<T>(pool, statement, values);
+  const connection = transactionConnection(db);
+  if (!connection) return db.$queryRawUnsafe<T[]>(statement.text, ...values);
+  if (!connection.open) throw new Error(`${statement.name} was sent after its transaction ended.`);
+  return (await connection.client.query({ text: statement.text, values: [...values] })).rows as T[];
 }
 
 /**
- * The rows a single-statement write returns (`… RETURNING`), committed on its own as Prisma's
- * `updateManyAndReturn` outside a transaction would be, over the pool as `readRows` reads. For
- * the writes that are one statement by design (a payment's claim and each record of it), where
- * Prisma's client costs more CPU than the statement itself.
+ * The rows a write returns (`… RETURNING`; none without), sent where `readRows` sends a read:
+ * committed on its own over the pool, as Prisma's `updateManyAndReturn` outside a transaction would
+ * be (a payment's claim and each record of it, one statement by design), or on a transaction's
+ * connection, committed with it (an outbox event), where Prisma's client costs more CPU than the
+ * statement itself.
  */
-export function writeRows<T>(db: Database, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
+export function writeRows<T>(db: Database | Prisma.TransactionClient, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
   return readRows<T>(db, statement, values);
 }
 

@@ -5,7 +5,7 @@ import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import { appendBalanceTransaction } from '../customer-balance/append-transaction';
 import { serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
-import { updateInvoiceColumns } from '../invoices/repository';
+import { updateInvoiceColumns } from '../invoices/invoice-columns-update';
 import { reserveRefund } from '../payments/refunds';
 import { creditNoteSelect, serializeCreditNote, type CreditNoteObject, type CreditNoteRow } from './credit-note-object';
 import { nextCreditNoteNumber } from './number';

@@ -2,6 +2,7 @@ import type { BalanceTransactionType } from '../../domain/balance-transactions';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Prisma } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
 
 type Transaction = Prisma.TransactionClient;
 
@@ -63,6 +64,9 @@ export async function appendBalanceTransaction(tx: Transaction, input: BalanceTr
   });
 }
 
+const balance = sqlStatement('customer_balance.read', 'SELECT balance FROM customer_balances WHERE customer_id = $1 AND currency = $2');
+const lockedBalance = sqlStatement('customer_balance.lock', 'SELECT balance FROM customer_balances WHERE customer_id = $1 AND currency = $2 FOR UPDATE');
+
 /**
  * The customer's balance in `currency` (0 without a ledger). With `lock`, the balance row is
  * held until the caller commits, so what the caller decides from it (how much credit an invoice
@@ -72,11 +76,7 @@ export async function readBalance(
   tx: Transaction,
   input: { customerId: string; currency: string; lock?: boolean },
 ): Promise<number> {
-  const rows = input.lock
-    ? await tx.$queryRaw<{ balance: number }[]>`
-        SELECT balance FROM customer_balances WHERE customer_id = ${input.customerId} AND currency = ${input.currency} FOR UPDATE`
-    : await tx.$queryRaw<{ balance: number }[]>`
-        SELECT balance FROM customer_balances WHERE customer_id = ${input.customerId} AND currency = ${input.currency}`;
+  const rows = await readRows<{ balance: number }>(tx, input.lock ? lockedBalance : balance, [input.customerId, input.currency]);
   return rows[0]?.balance ?? 0;
 }
 

@@ -10,7 +10,7 @@ import { ChargeUnderWay } from '../payments/charge-under-way';
 import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../payments/collect';
 import { lockInvoice } from '../payments/settle';
 import { serializeInvoice } from './invoice-object';
-import { updateInvoiceColumns } from './repository';
+import { updateInvoiceColumns } from './invoice-columns-update';
 
 /** Days after the first failed charge at which dunning retries: docs/dunning.md. */
 export const DEFAULT_RETRY_SCHEDULE_DAYS: readonly number[] = [1, 3, 5, 7];

@@ -3,7 +3,8 @@ import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import type { Scope } from '../scope';
 import { serializeInvoice } from './invoice-object';
-import { lockAndReadVisibleInvoice, updateInvoiceColumns } from './repository';
+import { lockAndReadVisibleInvoice } from './repository';
+import { updateInvoiceColumns } from './invoice-columns-update';
 
 /** invoices/delete in the caller's transaction: a DRAFT is marked deleted, with InvoiceDeleted (section 6.2 payload). */
 export async function deleteDraft(deps: { now: () => Date }, tx: Prisma.TransactionClient, scope: Scope, invoiceId: string): Promise<{ id: string; deleted: true }> {

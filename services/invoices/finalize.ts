@@ -8,7 +8,8 @@ import { customerSnapshotOf, serializeInvoice, type InvoiceCustomerRow, type Inv
 import { chargeableInstrument, chargedInstrumentId } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import { startInvoiceCollection } from '../workflows/invoice-collection';
-import { findInvoiceCustomer, lockAndReadVisibleInvoice, updateInvoiceColumns } from './repository';
+import { findInvoiceCustomer, lockAndReadVisibleInvoice } from './repository';
+import { updateInvoiceColumns } from './invoice-columns-update';
 import { planBalanceSettlement, recordBalanceSettlement } from '../customer-balance/finalization';
 
 type Transaction = Prisma.TransactionClient;

@@ -11,6 +11,15 @@ type JsonLine = Omit<InvoiceRow['lineItems'][number], 'createdAt' | 'taxRate'> &
 
 type ReadRow = Omit<InvoiceRow, 'lineItems'> & { lineItems: JsonLine[]; liveCustomer: InvoiceCustomerRow | null };
 
+/** The invoice's own columns of `i`, named as `invoiceColumnsSelect` names them. */
+export const INVOICE_COLUMNS = `i.id, i.account_id AS "accountId", i.channel_id AS "channelId", i.customer_id AS "customerId", i.status, i.currency,
+         i.total_amount AS "totalAmount", i.amount_due AS "amountDue", i.amount_paid AS "amountPaid", i.amount_details AS "amountDetails",
+         i.discounts, i.customer_snapshot AS "customerSnapshot", i.subscription_id AS "subscriptionId", i.billing_reason AS "billingReason",
+         i.collection_method AS "collectionMethod", i.payment_instrument_id AS "paymentInstrumentId",
+         i.payment_in_progress_id AS "paymentInProgressId", i.due_at AS "dueAt", i.notes, i.merchant_reference AS "merchantReference",
+         i.metadata, i.finalized_at AS "finalizedAt", i.paid_at AS "paidAt", i.voided_at AS "voidedAt", i.deleted_at AS "deletedAt",
+         i.created_at AS "createdAt", i.updated_at AS "updatedAt"`;
+
 /**
  * An invoice in one statement: the invoice's columns (named as `invoiceColumnsSelect` names
  * them), its lines in order, and for a draft the live customer (`customerSnapshotSelect`). Prisma sends three
@@ -18,13 +27,7 @@ type ReadRow = Omit<InvoiceRow, 'lineItems'> & { lineItems: JsonLine[]; liveCust
  * test/invoices-lifecycle/read-row.test.ts holds this reading equal to Prisma's.
  */
 const readSql = (where: string, extraColumns = '') => `
-  SELECT i.id, i.account_id AS "accountId", i.channel_id AS "channelId", i.customer_id AS "customerId", i.status, i.currency,
-         i.total_amount AS "totalAmount", i.amount_due AS "amountDue", i.amount_paid AS "amountPaid", i.amount_details AS "amountDetails",
-         i.discounts, i.customer_snapshot AS "customerSnapshot", i.subscription_id AS "subscriptionId", i.billing_reason AS "billingReason",
-         i.collection_method AS "collectionMethod", i.payment_instrument_id AS "paymentInstrumentId",
-         i.payment_in_progress_id AS "paymentInProgressId", i.due_at AS "dueAt", i.notes, i.merchant_reference AS "merchantReference",
-         i.metadata, i.finalized_at AS "finalizedAt", i.paid_at AS "paidAt", i.voided_at AS "voidedAt", i.deleted_at AS "deletedAt",
-         i.created_at AS "createdAt", i.updated_at AS "updatedAt"${extraColumns},
+  SELECT ${INVOICE_COLUMNS}${extraColumns},
          coalesce((SELECT json_agg(json_build_object(
                      'id', l.id, 'invoiceId', l.invoice_id, 'position', l.position, 'productPriceId', l.product_price_id,
                      'description', l.description, 'amount', l.amount, 'currency', l.currency, 'quantity', l.quantity,

@@ -3,13 +3,14 @@ import { newId } from '../../domain/ids';
 import { computeInvoiceAmounts, MAX_INVOICE_AMOUNT, type InvoiceAmounts } from '../../domain/invoice-amounts';
 import { Prisma } from '../../generated/prisma/client';
 import { outboxRow, type OutboxRow } from '../../prisma/outbox';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import type { BillingReason } from '../../domain/billing-reasons';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { TaxMode } from '../../domain/invoice-amounts';
 import type { DiscountRequest, LineItemRequest } from './invoice-requests';
-import { customerSnapshotSelect, invoiceColumnsSelect, invoiceSelect, serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
+import { invoiceSelect, serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
 import { readVisibleInvoice } from './invoice-read';
 
 type Db = Prisma.TransactionClient;
@@ -320,16 +321,6 @@ export function draftStateOf(row: InvoiceRow): DraftState {
   };
 }
 
-/**
- * Updates columns of an invoice whose lines the change leaves alone: one UPDATE … RETURNING, the
- * lines carried over from `row` (selecting them in the update costs Prisma a re-read of the
- * invoice and of its lines).
- */
-export async function updateInvoiceColumns(tx: Db, row: InvoiceRow, data: Prisma.InvoiceUpdateInput): Promise<InvoiceRow> {
-  const columns = await tx.invoice.update({ where: { id: row.id }, data, select: invoiceColumnsSelect });
-  return { ...columns, lineItems: row.lineItems };
-}
-
 /* ---------- reading ---------- */
 
 /**
@@ -356,8 +347,10 @@ export async function lockVisibleInvoice(tx: Db, scope: Scope, id: string): Prom
 }
 
 /** `lockVisibleInvoice`, with the live customer a draft shows (and finalization snapshots). */
+const lockRow = sqlStatement('invoices.lock', 'SELECT id FROM invoices WHERE id = $1 AND account_id = $2 FOR UPDATE');
+
 export async function lockAndReadVisibleInvoice(tx: Db, scope: Scope, id: string): Promise<{ row: InvoiceRow; customer: InvoiceCustomerRow | undefined }> {
-  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} FOR UPDATE`;
+  await readRows(tx, lockRow, [id, scope.accountId]);
   return readVisibleInvoice(tx, scope, id);
 }
 
@@ -385,8 +378,25 @@ export async function lockVisibleInvoiceToCharge(tx: Db, scope: Scope, id: strin
   return visible(scope, id, row);
 }
 
-export function findInvoiceCustomer(db: Db, customerId: string) {
-  return db.customer.findUniqueOrThrow({ where: { id: customerId }, select: customerSnapshotSelect });
+/** `customerSnapshotSelect` in one declared statement (test/invoices-lifecycle/read-row.test.ts holds it equal to Prisma's). */
+const invoiceCustomer = sqlStatement(
+  'invoices.customer',
+  `SELECT id, channel_id AS "channelId", first_name AS "firstName", last_name AS "lastName", email, phone, address, tax, configuration
+   FROM customers WHERE id = $1`,
+);
+
+export async function findInvoiceCustomer(db: Db, customerId: string): Promise<InvoiceCustomerRow> {
+  const [customer] = await readRows<InvoiceCustomerRow>(db, invoiceCustomer, [customerId]);
+  if (!customer) throw new Error(`Customer ${customerId} has no row.`);
+  return customer;
+}
+
+const invoiceStatus = sqlStatement('invoices.status', 'SELECT status FROM invoices WHERE id = $1');
+
+/** The status of the invoice `id`, or null when there is none (a subscription's cycle finds the invoice it issued). */
+export async function findInvoiceStatus(db: Db, id: string): Promise<string | null> {
+  const [found] = await readRows<{ status: string }>(db, invoiceStatus, [id]);
+  return found?.status ?? null;
 }
 
 /** The section 2.3 object of one row, reading the live customer when it is a draft. */

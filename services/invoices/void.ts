@@ -8,7 +8,8 @@ import type { Scope } from '../scope';
 import { signalInvoiceStatusChanged } from '../workflows/invoice-collection';
 import { returnAppliedBalance } from '../customer-balance/finalization';
 import { invoiceAmountDetails, serializeInvoice, type InvoiceObject } from './invoice-object';
-import { lockVisibleInvoice, updateInvoiceColumns } from './repository';
+import { lockVisibleInvoice } from './repository';
+import { updateInvoiceColumns } from './invoice-columns-update';
 
 /**
  * invoices/void (section 4.4) in the caller's transaction: OPEN, DUNNING or UNPAID → VOIDED with

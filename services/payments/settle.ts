@@ -3,9 +3,11 @@ import type { EventName } from '../../domain/event-catalogue';
 import { canTransition, nextStatus, type InvoiceTransition } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
 import { readChargeableInvoice } from '../invoices/invoice-read';
-import { invoiceObjectOf, updateInvoiceColumns } from '../invoices/repository';
+import { invoiceObjectOf } from '../invoices/repository';
+import { updateInvoiceColumns } from '../invoices/invoice-columns-update';
 import type { PaymentObject } from './payment-objects';
 
 type Db = Prisma.TransactionClient;
@@ -19,8 +21,10 @@ export type ChargeableInvoice = Prisma.InvoiceGetPayload<{ select: typeof charge
  * time. The read is a statement of its own after the lock, so it sees what the previous holder
  * committed (services/invoices/repository.ts, lockVisibleInvoice).
  */
+const lockRow = sqlStatement('payments.lock_invoice', 'SELECT id FROM invoices WHERE id = $1 FOR UPDATE');
+
 export async function lockInvoice(tx: Db, invoiceId: string): Promise<ChargeableInvoice | null> {
-  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId} FOR UPDATE`;
+  await readRows(tx, lockRow, [invoiceId]);
   return readChargeableInvoice(tx, invoiceId);
 }
 

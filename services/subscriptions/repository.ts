@@ -10,6 +10,7 @@ import { statusChangeCause } from '../../domain/subscriptions/status-change-caus
 import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
 import { recordEvent } from '../../prisma/outbox';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import { serializeSubscription, type CancellationInfoJson, type TrialInfoJson } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
 import { readSubscriptionRow } from './subscription-read';
@@ -211,8 +212,10 @@ export async function lockSubscriptionStart(tx: Db, id: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'subscription-start/' + id}))`;
 }
 
+const lockRow = sqlStatement('subscriptions.lock', 'SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE');
+
 export async function lockSubscription(tx: Db, id: string): Promise<SubscriptionRow | null> {
-  await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`;
+  await readRows(tx, lockRow, [id]);
   // Read after the lock, not with it: a FOR UPDATE that waited would see the lines from before its wait.
   return readSubscriptionRow(tx, id);
 }

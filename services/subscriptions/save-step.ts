@@ -4,7 +4,7 @@ import type { PlannedInvoice } from '../../domain/subscriptions/billing';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { Database } from '../../prisma/client';
 import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../invoices/finalize';
-import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
+import { createInvoiceRecord, findInvoiceCustomer, findInvoiceStatus } from '../invoices/repository';
 import { buildSubscriptionInvoice } from './invoice-draft';
 import { subscriptionInvoiceId } from './invoice-id';
 import { lockSubscription, writeSubscription } from './repository';
@@ -38,9 +38,9 @@ export async function saveSubscriptionStep(deps: { db: Database }, input: SaveIn
     let written = state;
     if (input.invoice) {
       const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
-      const existing = await tx.invoice.findUnique({ where: { id }, select: { status: true } });
+      const existing = await findInvoiceStatus(tx, id);
       if (existing) {
-        invoice = { id, status: existing.status };
+        invoice = { id, status: existing };
       } else {
         const customer = await findInvoiceCustomer(tx, state.customerId);
         const built = buildSubscriptionInvoice(state, input.invoice, state.updatedAt);

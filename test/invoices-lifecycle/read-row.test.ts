@@ -1,6 +1,8 @@
 import { readChargeableInvoice, readVisibleInvoice } from '../../services/invoices/invoice-read';
+import { updateInvoiceColumns } from '../../services/invoices/invoice-columns-update';
+import { customerSnapshotSelect, invoiceSelect } from '../../services/invoices/invoice-object';
 import { chargeableInvoiceSelect } from '../../services/payments/settle';
-import { findInvoiceCustomer, visibleInvoice } from '../../services/invoices/repository';
+import { findInvoiceCustomer, findInvoiceStatus, visibleInvoice } from '../../services/invoices/repository';
 import { usePlatform } from '../support/platform';
 
 const platform = usePlatform();
@@ -20,9 +22,11 @@ describe('the one-statement invoice read', () => {
   // The platform's account exists once beforeAll has run.
   const all = () => ({ accountId: platform.accountId, channels: null, keyChannels: null });
 
+  const prismaCustomer = (id: string) => platform.db.customer.findUniqueOrThrow({ where: { id }, select: customerSnapshotSelect });
+
   async function prismaReading(id: string) {
     const row = await visibleInvoice(platform.db, all(), id);
-    return { row, customer: row.customerSnapshot === null ? await findInvoiceCustomer(platform.db, row.customerId) : undefined };
+    return { row, customer: row.customerSnapshot === null ? await prismaCustomer(row.customerId) : undefined };
   }
 
   it('equals Prisma’s reading for a taxed, discounted draft with its live customer, and for the same invoice finalized', async () => {
@@ -58,6 +62,59 @@ describe('the one-statement invoice read', () => {
     expect(await readChargeableInvoice(platform.db, invoice.id)).toEqual(chargeable);
     expect(await platform.db.$transaction((tx) => readChargeableInvoice(tx, invoice.id))).toEqual(chargeable);
     expect(await readChargeableInvoice(platform.db, 'inv_01nonexistent000000000000')).toBeNull();
+  });
+
+  it('reads the customer an invoice snapshots and an invoice’s status as Prisma does, on the pool and in a transaction', async () => {
+    const customer = await ok('customers/create', {
+      type: 'INDIVIDUAL',
+      email: 'books@example.com',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      phone: '+442071234567',
+      address: { country: 'FRA', city: 'Paris', line1: '1 rue' },
+      tax: { taxability: 'EXEMPT' },
+    });
+    const expected = await prismaCustomer(customer.id);
+    expect(await findInvoiceCustomer(platform.db, customer.id)).toEqual(expected);
+    expect(await platform.db.$transaction((tx) => findInvoiceCustomer(tx, customer.id))).toEqual(expected);
+    await expect(findInvoiceCustomer(platform.db, 'cus_01nonexistent000000000000')).rejects.toThrow('has no row');
+
+    const draft = await ok('invoices/create', { customer_id: customer.id, currency: 'EUR', line_items: [{ amount: 100, description: 'One', quantity: 1 }] });
+    expect(await platform.db.$transaction((tx) => findInvoiceStatus(tx, draft.id))).toBe('DRAFT');
+    expect(await findInvoiceStatus(platform.db, 'inv_01nonexistent000000000000')).toBeNull();
+  });
+
+  it('updates an invoice’s columns and returns the row as Prisma reads it afterwards, in the caller’s transaction', async () => {
+    const customer = await ok('customers/create', { type: 'INDIVIDUAL', email: 'lin@example.com', address: { country: 'DEU' } });
+    const draft = await ok('invoices/create', {
+      customer_id: customer.id,
+      currency: 'EUR',
+      line_items: [{ amount: 250, description: 'Taxed', quantity: 2, tax: { mode: 'EXCLUSIVE', rate: 19 } }],
+      metadata: { k: 'v' },
+    });
+    const before = await visibleInvoice(platform.db, all(), draft.id);
+    const at = new Date('2026-11-25T06:00:00.123456Z');
+    const snapshot = { id: customer.id, email: 'lin@example.com', address: { country: 'DEU' }, nested: { list: [1, 'two', null] } };
+    const { updated, prisma } = await platform.db.$transaction(async (tx) => {
+      const updated = await updateInvoiceColumns(tx, before, {
+        status: 'OPEN',
+        customerSnapshot: snapshot,
+        amountDetails: { ...(before.amountDetails as object), balance_applied: -7 },
+        amountDue: 588,
+        paymentInProgressId: 'pay_key',
+        collectionAttemptsSettled: 2,
+        finalizedAt: at,
+        updatedAt: at,
+      });
+      return { updated, prisma: await tx.invoice.findUniqueOrThrow({ where: { id: draft.id }, select: invoiceSelect }) };
+    });
+    expect(updated).toEqual(prisma);
+    expect(updated).toMatchObject({ status: 'OPEN', customerSnapshot: snapshot, amountDue: 588, paymentInProgressId: 'pay_key', finalizedAt: at, metadata: { k: 'v' } });
+    expect(await platform.db.invoice.findUniqueOrThrow({ where: { id: draft.id }, select: { collectionAttemptsSettled: true } })).toEqual({ collectionAttemptsSettled: 2 });
+
+    const cleared = await platform.db.$transaction((tx) => updateInvoiceColumns(tx, updated, { paymentInProgressId: null, paidAt: at, amountPaid: 588, amountDue: 0 }));
+    expect(cleared).toEqual(await platform.db.invoice.findUniqueOrThrow({ where: { id: draft.id }, select: invoiceSelect }));
+    expect(cleared).toMatchObject({ paymentInProgressId: null, amountPaid: 588, amountDue: 0, paidAt: at, status: 'OPEN' });
   });
 
   it('is 404 for a deleted invoice, another account’s, and one outside the caller’s channels', async () => {
