@@ -8,7 +8,8 @@ import { chargePayment } from '../payments/charge';
 import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../payments/charge-keys';
 import { ChargeUnderWay } from '../payments/charge-under-way';
 import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../payments/collect';
-import { lockInvoice } from '../payments/settle';
+import { holdChargeGuard, lockInvoice } from '../payments/settle';
+import { paymentByKey } from '../payments/payment-rows';
 import { serializeInvoice } from './invoice-object';
 import { updateInvoiceColumns } from './invoice-columns-update';
 
@@ -159,15 +160,12 @@ export async function attemptInvoiceCollection(deps: CollectionDependencies, inp
       if (!invoice) return { done: 'MISSING' } as const;
       if (invoice.paymentInProgressId !== key) {
         if (invoice.collectionAttemptsSettled > input.attempt) {
-          const payment = await tx.payment.findUnique({
-            where: { accountId_idempotencyKey: { accountId: invoice.accountId, idempotencyKey: key } },
-            select: { id: true },
-          });
+          const payment = await paymentByKey(tx, invoice.accountId, key);
           return { settled: invoice.status, paymentId: payment?.id } as const;
         }
         if (!canTransition('chargeSucceeded', invoice.status)) return { done: invoice.status } as const;
         if (invoice.paymentInProgressId) return { abandoned: abandonedManualPay(input.invoiceId, invoice.paymentInProgressId, deps.now()) } as const;
-        await tx.invoice.update({ where: { id: invoice.id }, data: { paymentInProgressId: key } });
+        await holdChargeGuard(tx, invoice.id, key);
       }
       return { instrumentId: await collectionInstrument(tx, invoice, key) } as const;
     });

@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids';
 import { computeInvoiceAmounts, MAX_INVOICE_AMOUNT, type InvoiceAmounts } from '../../domain/invoice-amounts';
 import { Prisma } from '../../generated/prisma/client';
 import { outboxRow, type OutboxRow } from '../../prisma/outbox';
-import { readRows, sqlStatement } from '../../prisma/statements';
+import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import type { BillingReason } from '../../domain/billing-reasons';
@@ -256,32 +256,61 @@ export async function createInvoiceRecord(tx: Db, invoice: NewInvoice): Promise<
   const row: InvoiceRow = { ...columns, lineItems: lines.map((line) => ({ ...line, taxRate: line.taxRate === null ? null : new Prisma.Decimal(line.taxRate) })) };
   const object = serializeInvoice(row, { now, customer: invoice.customer });
   const event = outboxRow({ accountId: invoice.accountId, channelId: row.channelId, name: 'InvoiceCreated', data: { invoice: object }, occurredAt: now });
-  await tx.$executeRaw(insertInvoiceSql(columns, lines, event));
+  await writeRows(tx, insertInvoice, insertInvoiceValues(columns, lines, event));
   return { row, object };
 }
 
 /** The invoice, its lines and its event in one statement (Prisma sends three). */
-function insertInvoiceSql(invoice: Omit<InvoiceRow, 'lineItems'>, lines: ReturnType<typeof lineRows>, event: OutboxRow): Prisma.Sql {
+const insertInvoice = sqlStatement(
+  'invoices.insert',
+  `WITH invoice AS (
+     INSERT INTO invoices (id, account_id, channel_id, customer_id, status, currency, total_amount, amount_due, amount_paid, amount_details,
+                           discounts, subscription_id, billing_reason, collection_method, payment_instrument_id, due_at, notes,
+                           merchant_reference, metadata, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15, $16, $17, $18, $19::jsonb, $20, $21)
+   ), lines AS (
+     INSERT INTO invoice_line_items (id, invoice_id, position, product_price_id, description, amount, currency, quantity, tax_category_id,
+                                     tax_mode, tax_rate, subtotal, discount, taxable, tax, created_at)
+     SELECT * FROM jsonb_to_recordset($22::jsonb) AS l(id text, "invoiceId" text, position int, "productPriceId" text,
+       description text, amount int, currency text, quantity int, "taxCategoryId" text, "taxMode" text, "taxRate" numeric,
+       subtotal int, discount int, taxable int, tax int, "createdAt" timestamptz)
+   )
+   INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
+   VALUES ($23, $24, $25, $26, $27, $28::jsonb)`,
+);
+
+function insertInvoiceValues(invoice: Omit<InvoiceRow, 'lineItems'>, lines: ReturnType<typeof lineRows>, event: OutboxRow): unknown[] {
   const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  return Prisma.sql`
-    WITH invoice AS (
-      INSERT INTO invoices (id, account_id, channel_id, customer_id, status, currency, total_amount, amount_due, amount_paid, amount_details,
-                            discounts, subscription_id, billing_reason, collection_method, payment_instrument_id, due_at, notes,
-                            merchant_reference, metadata, created_at, updated_at)
-      VALUES (${invoice.id}, ${invoice.accountId}, ${invoice.channelId}, ${invoice.customerId}, ${invoice.status}, ${invoice.currency},
-              ${invoice.totalAmount}, ${invoice.amountDue}, ${invoice.amountPaid}, ${jsonb(invoice.amountDetails)}::jsonb,
-              ${jsonb(invoice.discounts)}::jsonb, ${invoice.subscriptionId}, ${invoice.billingReason}, ${invoice.collectionMethod},
-              ${invoice.paymentInstrumentId}, ${invoice.dueAt}, ${invoice.notes}, ${invoice.merchantReference},
-              ${jsonb(invoice.metadata)}::jsonb, ${invoice.createdAt}, ${invoice.updatedAt})
-    ), lines AS (
-      INSERT INTO invoice_line_items (id, invoice_id, position, product_price_id, description, amount, currency, quantity, tax_category_id,
-                                      tax_mode, tax_rate, subtotal, discount, taxable, tax, created_at)
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) AS l(id text, "invoiceId" text, position int, "productPriceId" text,
-        description text, amount int, currency text, quantity int, "taxCategoryId" text, "taxMode" text, "taxRate" numeric,
-        subtotal int, discount int, taxable int, tax int, "createdAt" timestamptz)
-    )
-    INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
-    VALUES (${event.id}, ${event.accountId}, ${event.channelId}, ${event.eventType}, ${event.occurredAt}, ${JSON.stringify(event.data)}::jsonb)`;
+  return [
+    invoice.id,
+    invoice.accountId,
+    invoice.channelId,
+    invoice.customerId,
+    invoice.status,
+    invoice.currency,
+    invoice.totalAmount,
+    invoice.amountDue,
+    invoice.amountPaid,
+    jsonb(invoice.amountDetails),
+    jsonb(invoice.discounts),
+    invoice.subscriptionId,
+    invoice.billingReason,
+    invoice.collectionMethod,
+    invoice.paymentInstrumentId,
+    invoice.dueAt,
+    invoice.notes,
+    invoice.merchantReference,
+    jsonb(invoice.metadata),
+    invoice.createdAt,
+    invoice.updatedAt,
+    JSON.stringify(lines),
+    event.id,
+    event.accountId,
+    event.channelId,
+    event.eventType,
+    event.occurredAt,
+    JSON.stringify(event.data),
+  ];
 }
 
 /** Rewrites a draft. Lines get new rows when `linesReplaced`, else keep their ids and take the new amounts. */

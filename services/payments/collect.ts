@@ -1,10 +1,15 @@
 import type { ChargeInput, ChargeSummary } from './charge';
 import type { Database, Prisma } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import { defaultInstrumentOf } from '../payment-instruments/chargeable-instrument';
+import { paymentByKey } from './payment-rows';
 import { parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
 import { NO_INSTRUMENT, settleCharge, type ChargeEnd, type ChargeOrigin, type Settlement } from './settle';
 
 type Db = Prisma.TransactionClient;
+
+const instrumentStatus = sqlStatement('payments.instrument_status', 'SELECT status FROM payment_instruments WHERE id = $1');
+const customerConfiguration = sqlStatement('payments.customer_configuration', 'SELECT configuration FROM customers WHERE id = $1');
 
 export interface CollectDependencies {
   db: Database;
@@ -99,15 +104,12 @@ export async function collectionInstrument(
   invoice: { accountId: string; customerId: string; paymentInstrumentId: string | null },
   key: string,
 ): Promise<string | undefined> {
-  const started = await db.payment.findUnique({
-    where: { accountId_idempotencyKey: { accountId: invoice.accountId, idempotencyKey: key } },
-    select: { instrumentId: true },
-  });
+  const started = await paymentByKey(db, invoice.accountId, key);
   if (started) return started.instrumentId;
   if (invoice.paymentInstrumentId) {
-    const own = await db.paymentInstrument.findUnique({ where: { id: invoice.paymentInstrumentId }, select: { status: true } });
+    const [own] = await readRows<{ status: string }>(db, instrumentStatus, [invoice.paymentInstrumentId]);
     if (own?.status === 'ACTIVE') return invoice.paymentInstrumentId;
   }
-  const customer = await db.customer.findUnique({ where: { id: invoice.customerId }, select: { configuration: true } });
+  const [customer] = await readRows<{ configuration: unknown }>(db, customerConfiguration, [invoice.customerId]);
   return (customer ? defaultInstrumentOf(customer) : undefined) ?? invoice.paymentInstrumentId ?? undefined;
 }

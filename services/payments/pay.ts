@@ -11,7 +11,7 @@ import { chargePayment } from './charge';
 import { newPayChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
 import { finishClaimedCharge, type ChargeTerms, type CollectDependencies, type TransactionRunner } from './collect';
 import { signalInvoicePaid } from './paid-signals';
-import type { Settlement } from './settle';
+import { holdChargeGuard, type Settlement } from './settle';
 
 export interface PayDependencies {
   db: Database;
@@ -97,7 +97,7 @@ async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput,
       });
     }
     const key = newPayChargeKey(row.id, input.instrumentId, now, request);
-    await tx.invoice.update({ where: { id: row.id }, data: { paymentInProgressId: key }, select: { id: true } });
+    await holdChargeGuard(tx, row.id, key);
     return { key, instrumentId: input.instrumentId, terms };
   });
 }

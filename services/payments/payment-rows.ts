@@ -1,4 +1,4 @@
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
 
 export type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThrow']>>;
@@ -46,7 +46,7 @@ const recordFinalSql = sqlStatement(
    RETURNING ${COLUMNS}`,
 );
 
-export async function paymentByKey(db: Database, accountId: string, idempotencyKey: string): Promise<PaymentRow | undefined> {
+export async function paymentByKey(db: Database | Prisma.TransactionClient, accountId: string, idempotencyKey: string): Promise<PaymentRow | undefined> {
   return (await readRows<PaymentRow>(db, byKeySql, [accountId, idempotencyKey]))[0];
 }
 

@@ -3,7 +3,7 @@ import type { EventName } from '../../domain/event-catalogue';
 import { canTransition, nextStatus, type InvoiceTransition } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
-import { readRows, sqlStatement } from '../../prisma/statements';
+import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
 import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
 import { readChargeableInvoice } from '../invoices/invoice-read';
 import { invoiceObjectOf } from '../invoices/repository';
@@ -22,12 +22,18 @@ export type ChargeableInvoice = Prisma.InvoiceGetPayload<{ select: typeof charge
  * committed (services/invoices/repository.ts, lockVisibleInvoice).
  */
 const lockRow = sqlStatement('payments.lock_invoice', 'SELECT id FROM invoices WHERE id = $1 FOR UPDATE');
+const holdGuard = sqlStatement('payments.hold_charge_guard', 'UPDATE invoices SET payment_in_progress_id = $2 WHERE id = $1');
 
 export async function lockInvoice(tx: Db, invoiceId: string): Promise<ChargeableInvoice | null> {
   await readRows(tx, lockRow, [invoiceId]);
   return readChargeableInvoice(tx, invoiceId);
 }
 
+
+/** Claims the invoice's charge guard for `key`, under lockInvoice: the one charge that may settle it until released. */
+export async function holdChargeGuard(tx: Db, invoiceId: string, key: string): Promise<void> {
+  await writeRows(tx, holdGuard, [invoiceId, key]);
+}
 
 /** A charge that ended without a payment record: there was no instrument to charge. */
 export const NO_INSTRUMENT: Omit<ChargeSummary, 'paymentId'> = {

@@ -68,4 +68,48 @@ describe('the lines a subscription change writes', () => {
     expect(rewritten.some((text) => /^\s*DELETE/i.test(text))).toBe(true);
     expect((await stored(created.id)).lineItems.map((line) => line.id)).toEqual([later.lineItems[1]!.id, added.id]);
   });
+
+  it('writes every column of the row as the state has it, null JSON as SQL NULL, and each status move once in the history', async () => {
+    const { customerId } = await s.payer();
+    const created = await s.ok('subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: await s.price(1_000), quantity: 1 }],
+      starts_at: new Date((await s.now()) + 30 * 86_400_000).toISOString(),
+    });
+    const current = await stored(created.id);
+    const t = current.updatedAt;
+    const changed: SubscriptionState = {
+      ...current,
+      status: 'TRIALING',
+      paymentInstrumentId: null,
+      latestInvoiceId: 'inv_not_checked',
+      description: 'Every column',
+      merchantReference: 'PO-9',
+      metadata: { plan: 'gold', seats: '3' },
+      discounts: [{ coupon_id: 'cpn_1', coupon_code: 'TEN', calculation_type: 'PERCENTAGE', calculation_value: 10 }],
+      trial: { type: 'PAID', amount: 99, startAt: t + 1_000, endAt: t + 2_000, periodConfig: { value: 7, unit: 'DAY' } },
+      cancellation: { mode: 'PERIOD_END', cancelAt: t + 3_000, requestedAt: t + 4_000, reason: 'CANCELLATION_REQUESTED', comment: 'Too dear' },
+      settings: { ...current.settings, days_until_due: 9 },
+      startScheduledAt: t + 5_000,
+      startedAt: t + 6_000,
+      anchorAt: t + 7_000,
+      endsAt: t + 8_000,
+      cycleCount: 4,
+    };
+    await save(changed);
+    const written = await stored(created.id);
+    expect(written).toEqual({ ...changed, version: current.version + 1, updatedAt: t + 1, nextCycleAt: written.nextCycleAt });
+
+    const cleared: SubscriptionState = { ...written, metadata: null, trial: null, cancellation: null, endsAt: null, description: null };
+    await save(cleared);
+    expect(await stored(created.id)).toEqual({ ...cleared, version: written.version + 1, updatedAt: written.updatedAt + 1 });
+    const raw = await platform.db.$queryRaw<Array<{ metadata: unknown; trial: unknown }>>`
+      SELECT metadata IS NULL AS metadata, trial_info IS NULL AS trial FROM subscriptions WHERE id = ${created.id}`;
+    expect(raw).toEqual([{ metadata: true, trial: true }]);
+
+    const history = await platform.db.subscriptionStatusChange.findMany({ where: { subscriptionId: created.id }, orderBy: { version: 'asc' } });
+    expect(history.slice(-1)).toEqual([
+      expect.objectContaining({ fromStatus: current.status, toStatus: 'TRIALING', version: current.version + 1, occurredAt: new Date(t + 1) }),
+    ]);
+  });
 });
