@@ -47,5 +47,5 @@ export async function seedActiveSubscription(db: Database, payer: { accountId: s
   );
   const billed = billCycle(state, now, now);
   const active = paymentSettled(billed.step.state, billed.invoice.kind, true, now);
-  return insertSubscription(db, active.state);
+  return insertSubscription(db, active.state, []);
 }

@@ -2,8 +2,7 @@ import { ApiError } from '../../domain/errors';
 import type { Prisma } from '../../prisma/client';
 import type { Scope } from '../scope';
 import type { InvoiceObject } from './invoice-object';
-import { customerSnapshotSelect } from './invoice-object';
-import { checkPaymentInstrument, createInvoiceRecord, resolveDiscounts, resolveLines, type DraftState } from './repository';
+import { checkPaymentInstrument, createInvoiceRecord, findAccountInvoiceCustomer, resolveDiscounts, resolveLines, type DraftState } from './repository';
 import type { DiscountRequest, LineItemRequest } from './invoice-requests';
 
 type Transaction = Prisma.TransactionClient;
@@ -13,7 +12,7 @@ type Transaction = Prisma.TransactionClient;
  * a reference to nothing: 422 CUSTOMER_NOT_FOUND, like any other id a body names.
  */
 export async function invoiceCustomerIn(tx: Transaction, scope: Scope, customerId: string) {
-  const customer = await tx.customer.findFirst({ where: { id: customerId, accountId: scope.accountId }, select: customerSnapshotSelect });
+  const customer = await findAccountInvoiceCustomer(tx, scope.accountId, customerId);
   if (!customer || (scope.channels !== null && !scope.channels.includes(customer.channelId))) {
     throw new ApiError('CUSTOMER_NOT_FOUND', `Customer ${customerId} does not exist.`, { field: 'customer_id', customer_id: customerId });
   }

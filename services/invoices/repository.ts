@@ -414,6 +414,18 @@ const invoiceCustomer = sqlStatement(
    FROM customers WHERE id = $1`,
 );
 
+const invoiceCustomerInAccount = sqlStatement(
+  'invoices.customer_in_account',
+  `SELECT id, channel_id AS "channelId", first_name AS "firstName", last_name AS "lastName", email, phone, address, tax, configuration
+   FROM customers WHERE id = $1 AND account_id = $2`,
+);
+
+/** The account's customer `customerId` as an invoice snapshots it; null when the account has none. */
+export async function findAccountInvoiceCustomer(db: Db, accountId: string, customerId: string): Promise<InvoiceCustomerRow | null> {
+  const [customer] = await readRows<InvoiceCustomerRow>(db, invoiceCustomerInAccount, [customerId, accountId]);
+  return customer ?? null;
+}
+
 export async function findInvoiceCustomer(db: Db, customerId: string): Promise<InvoiceCustomerRow> {
   const [customer] = await readRows<InvoiceCustomerRow>(db, invoiceCustomer, [customerId]);
   if (!customer) throw new Error(`Customer ${customerId} has no row.`);

@@ -1,11 +1,9 @@
 import type { Client } from '@temporalio/client';
-import type { EventName } from '../../domain/event-catalogue';
 import { newId } from '../../domain/ids';
 import { initialState, newSubscriptionPeriod, scheduleOf } from '../../domain/subscriptions/initial-state';
-import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { Prisma } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
-import { insertSubscription, lockSubscriptionStart, recordSubscriptionEvents } from './repository';
+import { insertSubscription, lockSubscriptionStart } from './repository';
 import type { CreateSubscriptionInput } from './requests';
 import type { SubscriptionRow } from './subscription-row';
 import { newLines, requireTaxCountry, resolvePrices, subscriptionCollection } from './references';
@@ -87,12 +85,6 @@ export async function createSubscription(
   await lockSubscriptionStart(db, state.id);
   // The run's first read waits on that lock until the commit, so the start need not wait for the
   // writes: its round trip to Temporal overlaps theirs. Either failing rolls the create back.
-  const [row] = await Promise.all([insertAndRecord(db, state, events, now), startSubscriptionWorkflow(temporal, state)]);
-  return row;
-}
-
-async function insertAndRecord(db: Prisma.TransactionClient, state: SubscriptionState, events: readonly EventName[], now: number): Promise<SubscriptionRow> {
-  const row = await insertSubscription(db, state);
-  await recordSubscriptionEvents(db, row, events, new Date(now));
+  const [row] = await Promise.all([insertSubscription(db, state, events), startSubscriptionWorkflow(temporal, state)]);
   return row;
 }

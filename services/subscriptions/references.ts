@@ -6,6 +6,7 @@ import type { NewLine, PriceChange } from '../../domain/subscriptions/update';
 import type { LineTax } from '../../domain/subscriptions/state';
 import { lacksTaxCountry } from '../../domain/tax-country';
 import type { Prisma } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
 
 type Transaction = Prisma.TransactionClient;
 
@@ -17,16 +18,38 @@ export interface LineTaxRequest {
 }
 import { chargeableInstrument, chargedInstrumentId, defaultInstrumentOf } from '../payment-instruments/chargeable-instrument';
 
-/** The catalogue price a subscription line bills, as the line keeps it. */
-async function findPrices(tx: Transaction, accountId: string, ids: readonly string[]) {
-  const prices = await tx.productPrice.findMany({
-    where: { accountId, id: { in: [...new Set(ids)] } },
-    select: { id: true, currency: true, amount: true, taxCategoryId: true, billingType: true, billingPeriodValue: true, billingPeriodUnit: true, productId: true, product: { select: { name: true, description: true } } },
-  });
-  return new Map(prices.map((price) => [price.id, price]));
+/** A catalogue price a subscription line bills, with its product's name and description, as the line keeps it. */
+interface Price {
+  id: string;
+  currency: string;
+  amount: number;
+  taxCategoryId: string | null;
+  billingType: string;
+  billingPeriodValue: number | null;
+  billingPeriodUnit: string | null;
+  productId: string;
+  product: { name: string; description: string | null };
 }
 
-type Price = NonNullable<Awaited<ReturnType<typeof findPrices>> extends Map<string, infer P> ? P : never>;
+/**
+ * The prices and their products in one statement: Prisma's nested select sent two, through its
+ * interpreter, on every subscriptions/create (issue 13). test/subscriptions/prices-read.test.ts
+ * holds it equal to Prisma's reading.
+ */
+const pricesSql = sqlStatement(
+  'product_prices.with_product',
+  `SELECT p.id, p.currency, p.amount, p.tax_category_id AS "taxCategoryId", p.billing_type AS "billingType",
+          p.billing_period_value AS "billingPeriodValue", p.billing_period_unit AS "billingPeriodUnit", p.product_id AS "productId",
+          json_build_object('name', pr.name, 'description', pr.description) AS product
+   FROM product_prices p JOIN products pr ON pr.id = p.product_id
+   WHERE p.account_id = $1 AND p.id = ANY($2::text[])`,
+);
+
+/** The account's prices among `ids`, by id. */
+export async function findPrices(tx: Transaction, accountId: string, ids: readonly string[]): Promise<Map<string, Price>> {
+  const prices = await readRows<Price>(tx, pricesSql, [accountId, [...new Set(ids)]]);
+  return new Map(prices.map((price) => [price.id, price]));
+}
 
 function priceChange(price: Price): PriceChange {
   return {

@@ -9,7 +9,7 @@ import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { statusChangeCause } from '../../domain/subscriptions/status-change-cause';
 import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
-import { recordEvent } from '../../prisma/outbox';
+import { outboxRow, recordEvent } from '../../prisma/outbox';
 import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
 import { serializeSubscription, type CancellationInfoJson, type TrialInfoJson } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
@@ -161,27 +161,13 @@ function lineColumns(state: SubscriptionState, line: Line, position: number) {
 }
 
 /**
- * The one place a subscription's status is written: the row created (`from` null) or updated
- * from `state`, and, when the status moves, the move appended to its status history in the same
- * transaction, so neither is ever stored without the other (docs/subscriptions.md, "Status history").
+ * The one place a stored subscription's status is written: the row updated from `state`, and,
+ * when the status moves, the move appended to its status history in the same transaction, so
+ * neither is ever stored without the other (docs/subscriptions.md, "Status history"); a new
+ * row's first status goes in with it (insertSubscription).
  */
-async function writeRow(tx: Db, from: SubscriptionStatus | null, state: SubscriptionState): Promise<void> {
-  if (from === null) {
-    await tx.subscription.create({
-      data: {
-        id: state.id,
-        accountId: state.accountId,
-        channelId: state.channelId,
-        customerId: state.customerId,
-        currency: state.currency,
-        collectionMethod: state.collectionMethod ?? 'CHARGE_AUTOMATICALLY',
-        createdAt: new Date(state.createdAt),
-        ...rowColumns(state),
-      },
-    });
-  } else {
-    await writeRows(tx, updateRow, updateValues(state));
-  }
+async function writeRow(tx: Db, from: SubscriptionStatus, state: SubscriptionState): Promise<void> {
+  await writeRows(tx, updateRow, updateValues(state));
   if (from === state.status) return;
   await writeRows(tx, insertStatusChange, [
     newId('subscriptionStatusChange', state.updatedAt),
@@ -241,12 +227,95 @@ const insertStatusChange = sqlStatement(
    VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 );
 
-/** Inserts a new subscription's row and lines (subscriptions/create). The collection method never changes afterwards. */
-export async function insertSubscription(tx: Db, state: SubscriptionState): Promise<SubscriptionRow> {
-  await writeRow(tx, null, state);
-  await tx.subscriptionLineItem.createMany({ data: state.lineItems.map((line, position) => ({ id: line.id, ...lineColumns(state, line, position) })) });
-  return (await readSubscriptionRow(tx, state.id))!;
+/**
+ * Inserts a new subscription (subscriptions/create): its row, lines, first status and `events`
+ * in one statement, built from `state` in memory (Prisma sent four, and a read back). The row is
+ * returned as readSubscriptionRow would read it (test/subscriptions/insert-row.test.ts). The
+ * collection method never changes afterwards.
+ */
+export async function insertSubscription(tx: Db, state: SubscriptionState, events: readonly EventName[]): Promise<SubscriptionRow> {
+  const row = newRow(state);
+  const subscription = serializeSubscription(row);
+  const occurredAt = new Date(state.updatedAt);
+  const outbox = events.map((name) => outboxRow({ accountId: row.accountId, channelId: row.channelId, name, data: { subscription }, occurredAt }));
+  const { lineItems, ...columns } = row;
+  await writeRows(tx, insertRow, [
+    columns.id,
+    columns.accountId,
+    columns.channelId,
+    columns.customerId,
+    columns.currency,
+    columns.collectionMethod,
+    columns.createdAt,
+    ...updateValues(state).slice(1),
+    JSON.stringify(lineItems.map((line) => ({ ...line, taxRate: line.taxRate?.toString() ?? null }))),
+    newId('subscriptionStatusChange', state.updatedAt),
+    statusChangeCause(null, state),
+    JSON.stringify(outbox),
+  ]);
+  return row;
 }
+
+/** The row and lines `state` is stored as, as readSubscriptionRow reads them back. */
+function newRow(state: SubscriptionState): SubscriptionRow {
+  const c = rowColumns(state);
+  return {
+    id: state.id,
+    accountId: state.accountId,
+    channelId: state.channelId,
+    customerId: state.customerId,
+    status: c.status,
+    currency: state.currency,
+    paymentInstrumentId: c.paymentInstrumentId,
+    collectionMethod: state.collectionMethod ?? 'CHARGE_AUTOMATICALLY',
+    latestInvoiceId: c.latestInvoiceId,
+    description: c.description,
+    merchantReference: c.merchantReference,
+    metadata: state.metadata,
+    discounts: state.discounts as unknown as Prisma.JsonValue,
+    trialInfo: trialJson(state) as unknown as Prisma.JsonValue,
+    cancellationInfo: cancellationJson(state) as unknown as Prisma.JsonValue,
+    settings: state.settings as unknown as Prisma.JsonValue,
+    startScheduledAt: c.startScheduledAt,
+    startedAt: c.startedAt,
+    nextBillingAt: c.nextBillingAt,
+    anchorAt: c.anchorAt,
+    endsAt: c.endsAt,
+    cycleCount: c.cycleCount,
+    version: c.version,
+    createdAt: new Date(state.createdAt),
+    updatedAt: c.updatedAt,
+    lineItems: state.lineItems.map((line, position) => {
+      const columns = lineColumns(state, line, position);
+      return { id: line.id, ...columns, taxRate: columns.taxRate === null ? null : new Prisma.Decimal(columns.taxRate) };
+    }),
+  };
+}
+
+/** The row, its lines, its first status and its events (`updateRow`'s columns from $8 on). */
+const insertRow = sqlStatement(
+  'subscriptions.insert',
+  `WITH subscription AS (
+     INSERT INTO subscriptions (id, account_id, channel_id, customer_id, currency, collection_method, created_at, status, payment_instrument_id,
+                                latest_invoice_id, description, merchant_reference, metadata, discounts, trial_info, cancellation_info, settings,
+                                start_scheduled_at, started_at, next_billing_at, anchor_at, ends_at, cycle_count, version, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb,
+             $18, $19, $20, $21, $22, $23, $24, $25)
+   ), lines AS (
+     INSERT INTO subscription_line_items (id, subscription_id, position, product_id, product_price_id, product_name, product_description,
+                                          billing_type, currency, amount, quantity, started_at, period_start_at, period_end_at,
+                                          billing_period_value, billing_period_unit, tax_category_id, tax_mode, tax_rate, billed_at, created_at, updated_at)
+     SELECT * FROM jsonb_to_recordset($26::jsonb) AS l(id text, "subscriptionId" text, position int, "productId" text, "productPriceId" text,
+       "productName" text, "productDescription" text, "billingType" text, currency text, amount int, quantity int, "startedAt" timestamptz,
+       "periodStartAt" timestamptz, "periodEndAt" timestamptz, "billingPeriodValue" int, "billingPeriodUnit" text, "taxCategoryId" text,
+       "taxMode" text, "taxRate" numeric, "billedAt" timestamptz, "createdAt" timestamptz, "updatedAt" timestamptz)
+   ), status AS (
+     INSERT INTO subscription_status_changes (id, subscription_id, from_status, to_status, cause, version, occurred_at)
+     VALUES ($27, $1, NULL, $8, $28, $24, $25)
+   )
+   INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
+   SELECT * FROM jsonb_to_recordset($29::jsonb) AS e(id text, "accountId" text, "channelId" text, "eventType" text, "occurredAt" timestamptz, data jsonb)`,
+);
 
 /**
  * Serializes the transaction that writes a subscription and starts its workflow run (create,
@@ -254,8 +323,10 @@ export async function insertSubscription(tx: Db, state: SubscriptionState): Prom
  * waits here until the commit or rollback instead of mistaking a pending write for none.
  */
 export async function lockSubscriptionStart(tx: Db, id: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'subscription-start/' + id}))`;
+  await readRows(tx, startLock, ['subscription-start/' + id]);
 }
+
+const startLock = sqlStatement('subscriptions.start_lock', 'SELECT true AS locked FROM pg_advisory_xact_lock(hashtext($1))');
 
 const lockRow = sqlStatement('subscriptions.lock', 'SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE');
 

@@ -20,6 +20,7 @@ let app: FastifyInstance;
 let baseUrl: string;
 let secret: string;
 let customerId: string;
+const started: string[] = [];
 
 beforeAll(async () => {
   process.env.URL_SIGNING_KEY ??= randomBytes(32).toString('hex');
@@ -31,8 +32,8 @@ beforeAll(async () => {
   ({ secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'root' }));
   app = buildServer({
     db,
-    // SEND_INVOICE invoices start no workflow.
-    temporal: {} as TemporalClient,
+    // SEND_INVOICE invoices start no workflow; subscriptions/create's start is recorded, not sent.
+    temporal: { workflow: { start: async (_workflow: string, options: { workflowId: string }) => void started.push(options.workflowId) } } as unknown as TemporalClient,
     rateLimiter: new RateLimiter(() => ({ ratePerSecond: 1e6, burst: 1e6 })),
     secretCache: new SecretCache(60 * 60 * 1000),
   });
@@ -126,6 +127,19 @@ describe('round trips per request', () => {
     expect(sent).toHaveLength(6);
     expect(body).toEqual({ id: draft.id, deleted: true });
     expect((await post('invoices/get', { id: draft.id })).status).toBe(404);
+  });
+
+  it('subscriptions/create: one transaction of four statements (the customer; the prices with their products; the start lock; the row, lines, status and events in one insert) beside its workflow start', async () => {
+    const product = (await post('products/create', { name: 'Counted plan' })).body;
+    const price = (await post('product-prices/create', { product_id: product.id, currency: 'EUR', amount: 990, billing_type: 'RECURRING', billing_period_config: { value: 1, unit: 'MONTH' } })).body;
+    const { body, sent } = await counted('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: price.id, quantity: 2 }], metadata: { plan: 'counted' } });
+    expect(sent).toEqual(['BEGIN', 'SELECT id, channel_id AS', 'SELECT p.id, p.currency, p.amount,', 'SELECT true AS locked', 'WITH subscription AS (', 'COMMIT']);
+    expect(started).toEqual([`${body.id}/lifecycle`]);
+    // Answered from the row built in memory: as a later read serializes what was stored.
+    expect((await post('subscriptions/get', { id: body.id })).body).toEqual(body);
+    const [stored] = await database.db.subscription.findMany({ where: { id: body.id }, include: { lineItems: true, statusChanges: true } });
+    expect(stored).toMatchObject({ status: body.status, collectionMethod: 'SEND_INVOICE', metadata: { plan: 'counted' }, lineItems: [{ productPriceId: price.id, quantity: 2 }], statusChanges: [{ fromStatus: null, toStatus: body.status }] });
+    expect(await database.db.outboxEvent.count({ where: { eventType: 'SUBSCRIPTION_CREATED', data: { path: ['subscription', 'id'], equals: body.id } } })).toBe(1);
   });
 
   it('subscriptions/get: one statement, the subscription with its lines in order', async () => {
