@@ -4,6 +4,7 @@ import { secretsKey } from '../../services/secrets/secrets-key';
 import type { Prisma } from '../../generated/prisma/client';
 import { envelopeOf } from '../errors/envelope';
 import type { AuthorizedContext, Transaction } from '../trpc';
+import { findIdempotencyRecord, insertIdempotencyRecord, lockIdempotencyKey, type IdempotencyRecordRow } from './records';
 import { requestHash } from './request-hash';
 
 /** Keys are kept at least this long (issue: "keys live at least 24 hours"). */
@@ -56,7 +57,7 @@ interface KeyScope {
   hash: string;
 }
 
-type StoredRecord = NonNullable<Awaited<ReturnType<Transaction['idempotencyRecord']['findUnique']>>>;
+type StoredRecord = IdempotencyRecordRow;
 
 /** The key already has an answer: the work stops (its transaction rolls back) and that answer is given. */
 class Answered extends Error {
@@ -75,7 +76,7 @@ function refusalOf(error: unknown): Refusal | undefined {
 
 async function liveRecord(db: Transaction, ctx: AuthorizedContext, scope: KeyScope): Promise<StoredRecord | undefined> {
   const { apiKeyId, key } = scope;
-  const existing = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId, key } } });
+  const existing = await findIdempotencyRecord(db, apiKeyId, key);
   if (!existing) return undefined;
   if (existing.expiresAt > ctx.now()) return existing;
   await db.idempotencyRecord.deleteMany({ where: { apiKeyId, key, expiresAt: { lte: ctx.now() } } });
@@ -89,12 +90,12 @@ async function liveRecord(db: Transaction, ctx: AuthorizedContext, scope: KeySco
  * winner commits it replays instead of refusing what the winner changed.
  */
 async function claimKey(tx: Transaction, ctx: AuthorizedContext, scope: KeyScope): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency:${scope.apiKeyId}:${scope.key}`}, 0))`;
+  await lockIdempotencyKey(tx, scope.apiKeyId, scope.key);
   const answered = await liveRecord(tx, ctx, scope);
   if (answered) throw new Answered(answered);
 }
 
-function recordOf(ctx: AuthorizedContext, scope: KeyScope, responseStatus: number, responseBody: unknown) {
+function recordOf(ctx: AuthorizedContext, scope: KeyScope, responseStatus: number, responseBody: unknown): IdempotencyRecordRow {
   const now = ctx.now();
   return {
     apiKeyId: scope.apiKeyId,
@@ -102,7 +103,7 @@ function recordOf(ctx: AuthorizedContext, scope: KeyScope, responseStatus: numbe
     operation: scope.operation,
     requestHash: scope.hash,
     responseStatus,
-    responseBody: responseBody as Prisma.InputJsonValue,
+    responseBody: responseBody as Prisma.JsonValue,
     createdAt: now,
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
   };
@@ -188,7 +189,7 @@ async function lockingEachTransaction<T>(ctx: AuthorizedContext, scope: KeyScope
       ctx.db.$transaction(async (tx: Transaction) => {
         await claimKey(tx, ctx, scope);
         const result = await run(tx);
-        await tx.idempotencyRecord.create({ data: successRecord(ctx, scope, result) });
+        await insertIdempotencyRecord(tx, successRecord(ctx, scope, result));
         stored = true;
         return result;
       }),
@@ -202,14 +203,14 @@ async function lockingEachTransaction<T>(ctx: AuthorizedContext, scope: KeyScope
     await ctx.db.$transaction(async (tx: Transaction) => {
       await claimKey(tx, ctx, scope);
       await refusal.record?.(tx);
-      await tx.idempotencyRecord.create({ data: refusalRecord(ctx, scope, refusal) });
+      await insertIdempotencyRecord(tx, refusalRecord(ctx, scope, refusal));
     });
     throw refusal.error;
   }
   if (!stored) {
     await ctx.db.$transaction(async (tx: Transaction) => {
       await claimKey(tx, ctx, scope);
-      await tx.idempotencyRecord.create({ data: successRecord(ctx, scope, result) });
+      await insertIdempotencyRecord(tx, successRecord(ctx, scope, result));
     });
   }
   return result;
@@ -228,13 +229,13 @@ async function holdingKey<T>(ctx: AuthorizedContext, scope: KeyScope, work: Work
     await claimKey(tx, ctx, scope);
     try {
       const result = await work(ctx);
-      await tx.idempotencyRecord.create({ data: successRecord(ctx, scope, result) });
+      await insertIdempotencyRecord(tx, successRecord(ctx, scope, result));
       return { result };
     } catch (error) {
       const refusal = refusalOf(error);
       if (!refusal) throw error;
       await refusal.record?.(tx);
-      await tx.idempotencyRecord.create({ data: refusalRecord(ctx, scope, refusal) });
+      await insertIdempotencyRecord(tx, refusalRecord(ctx, scope, refusal));
       return { refused: refusal.error };
     }
   }, { timeout: HOLD_KEY_TIMEOUT_MS });
