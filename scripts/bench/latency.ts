@@ -7,6 +7,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
+import { apiClient } from './api-client';
 import { seedPayers } from './payers';
 import { seedActiveSubscription } from './subscription-seed';
 import { API_POOL_SIZE, startApiUnderTest, type ApiUnderTest } from './processes';
@@ -43,19 +44,6 @@ async function timed(times: number, step: (n: number) => Promise<void>): Promise
   return latencies;
 }
 
-function client(baseUrl: string, secret: string) {
-  return async (path: string, body: unknown): Promise<any> => {
-    const response = await fetch(`${baseUrl}/v2/${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as any;
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-}
-
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-latency-'));
   const pgPort = await freePort();
@@ -76,7 +64,7 @@ async function main(): Promise<void> {
     const counter = await StatementCounter.create(databaseUrl);
 
     api = await startApiUnderTest(ROOT, databaseUrl);
-    const post = client(`http://127.0.0.1:${api.port}`, secret);
+    const post = apiClient(`http://127.0.0.1:${api.port}`, secret);
     const newInvoice = () =>
       post('invoices/create', { customer_id: payer!.customerId, currency: 'EUR', line_items: [{ amount: 1_999, description: 'Bench', quantity: 2 }] });
     const pay = (id: string) => post('invoices/pay', { id, payment_instrument_id: payer!.instrumentId });

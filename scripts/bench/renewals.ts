@@ -8,17 +8,17 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { formatDateTime } from '../../domain/datetime';
 import { EVENT_TYPES } from '../../domain/event-catalogue';
-import { newId } from '../../domain/ids';
-import { createDatabase, type Database } from '../../prisma/client';
+import { createDatabase } from '../../prisma/client';
 import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
-import { startTemporalDevServer } from '../temporal/cli';
-import { startClusterServer } from '../temporal/cluster-server';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
 import { startApiUnderTest, type ApiUnderTest } from './processes';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOperation } from './statement-counts';
 import type { CeilingActivities, renewalCeilingWorkflow } from './renewal-ceiling-workflow';
+import { apiClient } from './api-client';
+import { seedPayers, type Payer } from './payers';
+import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './temporal-server';
 
 /**
  * `npm run bench:renewals [N]`: N subscriptions whose billing cycle ends at the same instant on
@@ -40,13 +40,6 @@ const START_CONCURRENCY = 32;
  */
 const SLACK_MS = Number(process.env.BENCH_SLACK_S ?? 20) * 1000;
 const PLATFORM_SLACK_MS = Number(process.env.BENCH_PLATFORM_SLACK_S ?? 60) * 1000;
-/**
- * `dev` (default): the dev server with its SQLite file, as `npm start` runs it. `postgres`: the
- * full server on PostgreSQL (its own databases in the bench's PostgreSQL), as test:cluster and a
- * deployment run it (docs/deployment.md).
- */
-const TEMPORAL = process.env.BENCH_TEMPORAL ?? 'dev';
-
 interface HalfResult {
   label: string;
   count: number;
@@ -218,65 +211,6 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
 // ---------------------------------------------------------------------------------------------
 // The platform: subscriptions created through the API, renewed by the platform's own worker.
 
-interface Payer {
-  customerId: string;
-  instrumentId: string;
-}
-
-/** Customers with an approving test card, written as tokenize would leave them, without their expiry workflows. */
-async function seedPayers(db: Database, accountId: string, channelId: string, count: number): Promise<Payer[]> {
-  const now = new Date();
-  const payers = Array.from({ length: count }, () => ({ customerId: newId('customer'), instrumentId: newId('paymentInstrument') }));
-  for (let from = 0; from < count; from += 1000) {
-    const batch = payers.slice(from, from + 1000);
-    await db.customer.createMany({
-      data: batch.map((p, i) => ({
-        id: p.customerId,
-        accountId,
-        channelId,
-        type: 'INDIVIDUAL',
-        email: `renewal${from + i}@example.com`,
-        tax: { taxability: 'TAXABLE' },
-        status: 'ACTIVE',
-        createdAt: now,
-        updatedAt: now,
-      })),
-    });
-    await db.paymentInstrument.createMany({
-      data: batch.map((p, i) => ({
-        id: p.instrumentId,
-        accountId,
-        channelId,
-        customerId: p.customerId,
-        type: 'CARD',
-        brand: 'VISA',
-        last4: '4242',
-        expMonth: 12,
-        expYear: now.getUTCFullYear() + 3,
-        fingerprint: `renewal-${from + i}`,
-        sandboxScenario: 'APPROVE',
-        status: 'ACTIVE',
-        createdAt: now,
-        updatedAt: now,
-      })),
-    });
-  }
-  return payers;
-}
-
-function apiClient(baseUrl: string, secret: string) {
-  return async (path: string, body: unknown): Promise<any> => {
-    const response = await fetch(`${baseUrl}/v2/${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as any;
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${json.code} ${json.message}`);
-    return json;
-  };
-}
-
 async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, dir: string, count: number): Promise<HalfResult> {
   const databaseUrl = postgres.urlFor('bench');
   await applyPendingMigrations(databaseUrl);
@@ -402,20 +336,13 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-renewals-'));
   let postgres: EmbeddedPostgresHandle | undefined;
   let temporal: { address: string; stop(): Promise<void> } | undefined;
-  if (TEMPORAL !== 'dev' && TEMPORAL !== 'postgres') throw new Error(`BENCH_TEMPORAL must be dev or postgres, got ${TEMPORAL}`);
-  const server = TEMPORAL === 'dev' ? 'local Temporal dev server (SQLite)' : 'Temporal server on PostgreSQL';
+  const kind = benchTemporalFromEnv();
+  const server = benchTemporalLabel(kind);
   try {
     const pgPort = await freePort();
     postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false, settings: STATEMENT_COUNTING_SETTINGS });
     await ensureDatabase(postgres.adminUrl, 'bench');
-    temporal =
-      TEMPORAL === 'dev'
-        ? await startTemporalDevServer({ dataDir: join(dir, 'temporal'), port: await freePort(), uiPort: await freePort() })
-        : await startClusterServer({
-            postgres: { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'postgres', adminUrl: postgres.adminUrl },
-            dataDir: join(dir, 'temporal'),
-            ui: false,
-          });
+    temporal = await startBenchTemporal(kind, postgres, pgPort, dir);
     log(`${server} on ${temporal.address}, PostgreSQL ready; N = ${N}`);
 
     const bare = await ceiling(temporal.address, N);

@@ -2,7 +2,7 @@ import { readChargeableInvoice, readVisibleInvoice } from '../../services/invoic
 import { updateInvoiceColumns } from '../../services/invoices/invoice-columns-update';
 import { customerSnapshotSelect, invoiceSelect } from '../../services/invoices/invoice-object';
 import { chargeableInvoiceSelect } from '../../services/payments/settle';
-import { findInvoiceCustomer, findInvoiceStatus, visibleInvoice } from '../../services/invoices/repository';
+import { findAccountInvoiceCustomer, findInvoiceCustomer, findInvoiceStatus, visibleInvoice } from '../../services/invoices/repository';
 import { usePlatform } from '../support/platform';
 
 const platform = usePlatform();
@@ -64,7 +64,7 @@ describe('the one-statement invoice read', () => {
     expect(await readChargeableInvoice(platform.db, 'inv_01nonexistent000000000000')).toBeNull();
   });
 
-  it('reads the customer an invoice snapshots and an invoice’s status as Prisma does, on the pool and in a transaction', async () => {
+  it('reads the customer an invoice snapshots (by id, and in the caller’s account) and an invoice’s status as Prisma does, on the pool and in a transaction', async () => {
     const customer = await ok('customers/create', {
       type: 'INDIVIDUAL',
       email: 'books@example.com',
@@ -78,6 +78,9 @@ describe('the one-statement invoice read', () => {
     expect(await findInvoiceCustomer(platform.db, customer.id)).toEqual(expected);
     expect(await platform.db.$transaction((tx) => findInvoiceCustomer(tx, customer.id))).toEqual(expected);
     await expect(findInvoiceCustomer(platform.db, 'cus_01nonexistent000000000000')).rejects.toThrow('has no row');
+    expect(await findAccountInvoiceCustomer(platform.db, platform.accountId, customer.id)).toEqual(expected);
+    expect(await platform.db.$transaction((tx) => findAccountInvoiceCustomer(tx, platform.accountId, customer.id))).toEqual(expected);
+    expect(await findAccountInvoiceCustomer(platform.db, 'acc_other', customer.id)).toBeNull();
 
     const draft = await ok('invoices/create', { customer_id: customer.id, currency: 'EUR', line_items: [{ amount: 100, description: 'One', quantity: 1 }] });
     expect(await platform.db.$transaction((tx) => findInvoiceStatus(tx, draft.id))).toBe('DRAFT');

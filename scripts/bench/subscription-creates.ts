@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { createDatabase } from '../../prisma/client';
+import { applyPendingMigrations } from '../db/migrations';
+import { freePort } from '../net/free-port';
+import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
+import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
+import { apiClient } from './api-client';
+import { seedPayers } from './payers';
+import { startApiUnderTest, type ApiUnderTest } from './processes';
+import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './statement-counts';
+import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './temporal-server';
+
+/**
+ * `npm run bench:creates [N]`: what `subscriptions/create` costs on its own. N creates through
+ * the API (`api/main.ts` in its own process; a customer with a card, one monthly price, charged
+ * automatically), `BENCH_CONCURRENCY` (16, as bench:renewals creates) at a time, against a
+ * Temporal server with no worker polling, so the first invoices wait and nothing else competes
+ * for the machine. Beside it, in the same run on the same server, the ceiling: N bare
+ * `StartWorkflowExecution` calls at the same concurrency, since every create starts its
+ * subscription's workflow before it commits (docs/subscriptions.md, "Create"). Printed: creates
+ * per second, p50 / p99, statements and transactions per create, the starts per second, and
+ * last the ratio creates / bare starts. bench:renewals measures the creates with the worker
+ * charging their first invoices on the same cores.
+ */
+const ROOT = resolve(__dirname, '../..');
+const N = Number(process.argv[2] ?? process.env.BENCH_SUBSCRIPTIONS ?? 2_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const WARM_UP = 50;
+/** A task queue no worker polls: the ceiling's workflows are started and never run. */
+const CEILING_QUEUE = 'bench-creates-ceiling';
+
+function log(message: string): void {
+  process.stderr.write(`[bench:creates] ${message}\n`);
+}
+
+/** `work(i)` for i in [0, count), `concurrency` at a time; the latency of each, in milliseconds. */
+async function timedPool(count: number, concurrency: number, work: (i: number) => Promise<unknown>): Promise<{ perSecond: number; latenciesMs: number[] }> {
+  const latenciesMs: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      const at = performance.now();
+      await work(i);
+      latenciesMs.push(performance.now() - at);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+  const seconds = (performance.now() - started) / 1000;
+  return { perSecond: count / seconds, latenciesMs: latenciesMs.sort((a, b) => a - b) };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+function line(label: string, result: { perSecond: number; latenciesMs: number[] }): string {
+  return `  ${label.padEnd(38)} ${result.perSecond.toFixed(1).padStart(7)}/s   p50 ${percentile(result.latenciesMs, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(result.latenciesMs, 99).toFixed(1).padStart(6)} ms`;
+}
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(N) || N < 1) throw new Error(`N must be a positive integer, got ${process.argv[2]}`);
+  const kind = benchTemporalFromEnv();
+  const dir = await mkdtemp(join(tmpdir(), 'bench-creates-'));
+  const pgPort = await freePort();
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false, settings: STATEMENT_COUNTING_SETTINGS });
+  let temporal: { address: string; stop(): Promise<void> } | undefined;
+  let api: ApiUnderTest | undefined;
+  try {
+    await ensureDatabase(postgres.adminUrl, 'bench');
+    const databaseUrl = postgres.urlFor('bench');
+    await applyPendingMigrations(databaseUrl);
+    temporal = await startBenchTemporal(kind, postgres, pgPort, dir);
+    log(`${benchTemporalLabel(kind)} on ${temporal.address}; N = ${N}, ${CONCURRENCY} at a time`);
+
+    const connection = await Connection.connect({ address: temporal.address });
+    let bare: { perSecond: number; latenciesMs: number[] };
+    try {
+      const client = new Client({ connection });
+      const start = (id: string) => client.workflow.start('noopWorkflow', { taskQueue: CEILING_QUEUE, workflowId: id, args: [0] });
+      await timedPool(WARM_UP, CONCURRENCY, (i) => start(`warm-up-${i}`));
+      bare = await timedPool(N, CONCURRENCY, (i) => start(`bare-${i}`));
+    } finally {
+      await connection.close();
+    }
+    log(line('bare StartWorkflowExecution', bare));
+
+    const db = createDatabase(databaseUrl, 4);
+    const account = await createAccount(db, 'bench');
+    const channel = await createChannel(db, account.id, 'bench');
+    const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
+    const payers = await seedPayers(db, account.id, channel.id, N + WARM_UP);
+    await db.$disconnect();
+    api = await startApiUnderTest(ROOT, databaseUrl, {
+      TEMPORAL_ADDRESS: temporal.address,
+      SECRETS_KEY: randomBytes(32).toString('hex'),
+      URL_SIGNING_KEY: randomBytes(32).toString('hex'),
+      STORAGE_DIR: join(dir, 'files'),
+    });
+    const call = apiClient(`http://127.0.0.1:${api.port}`, secret);
+    const product = await call('products/create', { name: 'Bench plan' });
+    const price = await call('product-prices/create', { product_id: product.id, currency: 'EUR', amount: 990, billing_type: 'RECURRING', billing_period_config: { value: 1, unit: 'MONTH' } });
+    const create = async (i: number) => {
+      const created = await call('subscriptions/create', {
+        customer_id: payers[i]!.customerId,
+        payment_instrument_id: payers[i]!.instrumentId,
+        line_items: [{ product_price_id: price.id, quantity: 1 }],
+      });
+      if (created.status !== 'PENDING') throw new Error(`subscriptions/create answered ${created.status}`);
+    };
+    await timedPool(WARM_UP, CONCURRENCY, (i) => create(N + i));
+
+    const counter = await StatementCounter.create(databaseUrl);
+    const before = await counter.snapshot();
+    const creates = await timedPool(N, CONCURRENCY, create);
+    // The API's sessions flush their counters when they end.
+    await api.stop();
+    await counter.waitForOtherSessionsToEnd();
+    const counts = perOperation(before, await counter.snapshot(), N);
+
+    console.log('');
+    console.log(`subscriptions/create, ${N} through the API, ${CONCURRENCY} at a time, ${benchTemporalLabel(kind)}, no worker:`);
+    console.log(line('subscriptions/create', creates));
+    console.log(`    ${formatPerOperation(counts, 'create')}`);
+    console.log(line('bare StartWorkflowExecution (ceiling)', bare));
+    console.log(`ratio subscriptions/create / bare workflow starts: ${(creates.perSecond / bare.perSecond).toFixed(3)}`);
+  } finally {
+    await api?.stop();
+    await temporal?.stop();
+    await postgres.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
