@@ -196,6 +196,7 @@ const updateRow = sqlStatement(
 
 const jsonText = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
+/** `updateRow`'s parameters; `insertRow` takes the same from $8 on, in the same order. */
 function updateValues(state: SubscriptionState): unknown[] {
   const c = rowColumns(state);
   return [
@@ -292,7 +293,10 @@ function newRow(state: SubscriptionState): SubscriptionRow {
   };
 }
 
-/** The row, its lines, its first status and its events (`updateRow`'s columns from $8 on). */
+/**
+ * The row, its lines, its first status and its events. $8–$25 are `updateValues` without the id,
+ * in `updateRow`'s order: the two statements change together.
+ */
 const insertRow = sqlStatement(
   'subscriptions.insert',
   `WITH subscription AS (
@@ -355,7 +359,7 @@ export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: 
 /**
  * The lines of `state` over the stored ones. Most changes (a renewal's new period, a payment,
  * metadata) keep the same lines in the same order: then only the lines whose columns differ are
- * updated, one statement each. A line added, removed or moved rewrites them all.
+ * updated, in one statement. A line added, removed or moved rewrites them all.
  */
 async function writeLines(tx: Db, stored: SubscriptionRow, state: SubscriptionState): Promise<void> {
   const before = stateOfRow(stored);
