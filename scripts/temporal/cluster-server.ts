@@ -185,8 +185,27 @@ async function hasSchemaVersion(pg: PostgresTarget, database: string): Promise<b
   }
 }
 
+/**
+ * Each history queue's task scheduler runs 512 workers by default, and each task gives up after
+ * 3 s (v1.29.1, service/history/transfer_queue_task_executor_base.go `taskTimeout`). When
+ * thousands of timers fall due at once (a billing instant), 512 workers queue on the default
+ * store's pool of PERSISTENCE_CONNECTIONS and most tasks miss their 3 s waiting for a connection:
+ * `Update workflow execution operation failed … context deadline exceeded`, backoff, retry, and
+ * the queue makes almost no progress (docs/benchmarks.md, N = 10,000). As many workers as the
+ * pool has connections keeps the backlog in the scheduler's memory instead, where waiting costs
+ * no deadline.
+ */
+const PERSISTENCE_CONNECTIONS = 20;
+const VISIBILITY_CONNECTIONS = 10;
+
 // Updates and Update-with-Start are what the platform's subscription and rotation workflows use.
-const DYNAMIC_CONFIG = `frontend.enableUpdateWorkflowExecution:
+const DYNAMIC_CONFIG = `history.timerProcessorSchedulerWorkerCount:
+  - value: ${PERSISTENCE_CONNECTIONS}
+history.transferProcessorSchedulerWorkerCount:
+  - value: ${PERSISTENCE_CONNECTIONS}
+history.visibilityProcessorSchedulerWorkerCount:
+  - value: ${VISIBILITY_CONNECTIONS}
+frontend.enableUpdateWorkflowExecution:
   - value: true
 frontend.enableExecuteMultiOperation:
   - value: true
@@ -227,9 +246,9 @@ persistence:
   numHistoryShards: 4
   datastores:
     postgres-default:
-${store(databases.persistence, 20)}
+${store(databases.persistence, PERSISTENCE_CONNECTIONS)}
     postgres-visibility:
-${store(databases.visibility, 10)}
+${store(databases.visibility, VISIBILITY_CONNECTIONS)}
 
 global:
   membership:
