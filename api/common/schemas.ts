@@ -11,14 +11,17 @@ const MAX_ID_LENGTH = 64;
 /**
  * The prefix and at least one character after it, as a pattern rather than a refinement so the
  * OpenAPI document states it too (a client generated from it sends only ids the server takes).
+ * Characters are code points, as JSON Schema counts them for `pattern` and `maxLength`: the
+ * pattern runs with the `u` flag and bounds the length itself: without the flag, and with zod's
+ * `max`, the length was counted in UTF-16 units, and an id within 64 characters that held
+ * characters beyond the BMP was refused (schemathesis, ST202).
  */
 export function prefixedId(kind: IdKind) {
   const prefix = ID_PREFIXES[kind];
   return z
     .string()
-    .max(MAX_ID_LENGTH)
-    .regex(new RegExp(`^${prefix}[\\s\\S]{1,${MAX_ID_LENGTH - prefix.length}}$`), { message: `Expected an identifier starting with \`${prefix}\`.` })
-    .meta({ description: `Identifier with the prefix \`${prefix}\`.` });
+    .regex(new RegExp(`^${prefix}[\\s\\S]{1,${MAX_ID_LENGTH - prefix.length}}$`, 'u'), { message: `Expected an identifier starting with \`${prefix}\`.` })
+    .meta({ description: `Identifier with the prefix \`${prefix}\`.`, maxLength: MAX_ID_LENGTH });
 }
 
 /** The request of every `get`-style operation. */

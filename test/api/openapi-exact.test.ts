@@ -42,6 +42,13 @@ describe('the OpenAPI document states every constraint the server enforces', () 
     expect(matches(id.pattern, `cust_${'x'.repeat(60)}`)).toBe(false);
     expect((await platform.call('/v2/customers/get', { id: 'inv_01jabc' })).body.context.constraints.id.type).toBe('FORMAT');
     expect((await platform.call('/v2/customers/get', { id: 'cust_01jabc' })).status).toBe(404);
+    // Characters are code points, as in JSON Schema: 59 beyond the BMP (118 UTF-16 units) fit.
+    const astral = (count: number) => `cust_${'\u{1F60D}'.repeat(count)}`;
+    expect(id.maxLength).toBe(64);
+    expect(matches(id.pattern, astral(59))).toBe(true);
+    expect((await platform.call('/v2/customers/get', { id: astral(59) })).status).toBe(404);
+    expect(matches(id.pattern, astral(60))).toBe(false);
+    expect((await platform.call('/v2/customers/get', { id: astral(60) })).body.context.constraints.id.type).toBe('FORMAT');
   });
 
   it('a body whose object is refined stays strict and states its "at least one of" rule', async () => {
