@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COUNTRY_CODES } from '../../domain/countries';
 import { CURRENCY_CODES } from '../../domain/currencies';
 import { requiresState, STATE_REQUIRED_COUNTRIES } from '../../domain/addresses';
+import { characterCount } from '../../domain/characters';
 import { canonicalLocale } from '../../domain/locales';
 import { e164PhoneNumber } from '../../domain/phone-numbers';
 import { dateTime, prefixedId } from '../common/schemas';
@@ -89,12 +90,13 @@ export const metadata = z
       ctx.addIssue({ code: 'custom', message: `At most ${METADATA_MAX_KEYS} keys.`, params: { type: 'MAX' } });
     }
     for (const key of keys) {
-      if (key.length === 0 || key.length > METADATA_MAX_KEY_LENGTH) {
+      const length = characterCount(key);
+      if (length === 0 || length > METADATA_MAX_KEY_LENGTH) {
         ctx.addIssue({
           code: 'custom',
           path: [key],
           message: `Keys have 1 to ${METADATA_MAX_KEY_LENGTH} characters.`,
-          params: { type: key.length === 0 ? 'MIN' : 'MAX' },
+          params: { type: length === 0 ? 'MIN' : 'MAX' },
         });
       }
     }

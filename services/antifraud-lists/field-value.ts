@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CARD_FINGERPRINT, type AntifraudField } from '../../domain/antifraud';
+import { characterCount } from '../../domain/characters';
 import type { Constraint } from '../../domain/errors';
 
 export const MAX_CARDHOLDER_LENGTH = 200;
@@ -22,7 +23,7 @@ export function fieldValueProblem(field: AntifraudField, value: string): Constra
     case 'CUSTOMER_ID':
       return customerId.test(value) ? undefined : { type: 'FORMAT', message: 'Expected a customer id `cust_…`.' };
     case 'CARDHOLDER':
-      return value.length <= MAX_CARDHOLDER_LENGTH
+      return characterCount(value) <= MAX_CARDHOLDER_LENGTH
         ? undefined
         : { type: 'MAX', message: `A cardholder name has at most ${MAX_CARDHOLDER_LENGTH} characters.` };
     case 'CARD_ID':

@@ -204,8 +204,15 @@ describe('antifraud-lists/create-item', () => {
     },
     {
       field: 'CARDHOLDER',
-      valid: [['  john   smith ', 'JOHN SMITH']],
-      invalid: [['x'.repeat(201), 'MAX']],
+      // Characters are code points, as the document's maxLength counts them: 200 emoji are 400 UTF-16 units.
+      valid: [
+        ['  john   smith ', 'JOHN SMITH'],
+        ['\u{1F60D}'.repeat(200), '\u{1F60D}'.repeat(200)],
+      ],
+      invalid: [
+        ['x'.repeat(201), 'MAX'],
+        ['\u{1F60D}'.repeat(201), 'MAX'],
+      ],
     },
     {
       field: 'CARD_ID',

@@ -151,6 +151,18 @@ describe('customers/create', () => {
     const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v'.repeat(500)]));
     expect((await create(individual({ metadata: fifty }))).status).toBe(200);
   });
+
+  it('counts characters as code points, as the OpenAPI document\'s maxLength does', async () => {
+    // Each of these is one character and two UTF-16 units.
+    const astral = (count: number) => '\u{1F60D}'.repeat(count);
+    const fits = await create(individual({ first_name: astral(100), metadata: { [astral(40)]: astral(500) } }));
+    expect(fits.status).toBe(200);
+    expect(fits.body.first_name).toBe(astral(100));
+    expect(fits.body.metadata).toEqual({ [astral(40)]: astral(500) });
+    expect(await constraintOf(individual({ first_name: astral(101) }), 'first_name')).toMatchObject({ type: 'MAX' });
+    expect(await constraintOf(individual({ metadata: { [astral(41)]: 'v' } }), `metadata.${astral(41)}`)).toMatchObject({ type: 'MAX' });
+    expect(await constraintOf(individual({ metadata: { note: astral(501) } }), 'metadata.note')).toMatchObject({ type: 'MAX' });
+  });
 });
 
 describe('BUSINESS customers and the legal address shapes', () => {
