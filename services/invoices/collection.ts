@@ -167,7 +167,9 @@ export async function attemptInvoiceCollection(deps: CollectionDependencies, inp
         if (invoice.paymentInProgressId) return { abandoned: abandonedManualPay(input.invoiceId, invoice.paymentInProgressId, deps.now()) } as const;
         await holdChargeGuard(tx, invoice.id, key);
       }
-      return { instrumentId: await collectionInstrument(tx, invoice, key) } as const;
+      // Read under the lock with the claim held: only settling this charge changes them now.
+      const terms = { accountId: invoice.accountId, customerId: invoice.customerId, amountDue: invoice.amountDue, currency: invoice.currency };
+      return { instrumentId: await collectionInstrument(tx, invoice, key), terms } as const;
     });
     if ('done' in step) return { status: step.done!, retry: false };
     if ('settled' in step) return resultOf(step.settled!, input.retriesLeft, step.paymentId);
@@ -177,7 +179,7 @@ export async function attemptInvoiceCollection(deps: CollectionDependencies, inp
     }
     const settlement = await finishClaimedCharge(
       collectDependencies(deps),
-      { invoiceId: input.invoiceId, key, instrumentId: step.instrumentId, origin },
+      { invoiceId: input.invoiceId, key, instrumentId: step.instrumentId, origin, terms: step.terms },
       (work) => deps.db.$transaction(work),
     );
     return resultOf(settlement.invoice.status, input.retriesLeft, settlement.payment.id);
