@@ -6,6 +6,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
+import { apiClient } from './api-client';
 import { seedPayers, type Payer } from './payers';
 import { run, startApiUnderTest, type ApiUnderTest } from './processes';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './statement-counts';
@@ -31,16 +32,7 @@ interface LoadReport {
 
 /** The load generator, run as its own process: each loop creates → finalizes → pays, over and over. */
 async function generateLoad(baseUrl: string, secret: string, payers: Payer[], durationS: number): Promise<LoadReport> {
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${baseUrl}/v2/${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as any;
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${json.code}`);
-    return json;
-  };
+  const post = apiClient(baseUrl, secret);
   const report: LoadReport = { cycles: 0, warmCycles: 0, errors: 0, seconds: durationS, latenciesMs: [] };
   const loop = async ({ customerId, instrumentId }: Payer, until: number, record: boolean) => {
     while (Date.now() < until) {

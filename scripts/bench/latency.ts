@@ -7,7 +7,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
-import { apiClient } from './api-client';
+import { apiClient, bareGet } from './api-client';
 import { seedPayers } from './payers';
 import { seedActiveSubscription } from './subscription-seed';
 import { API_POOL_SIZE, startApiUnderTest, type ApiUnderTest } from './processes';
@@ -17,7 +17,8 @@ import { perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOp
  * `npm run bench:latency`: one request at a time against `api/main.ts` (started as the other
  * benches start it), N sequential requests of each operation (`BENCH_CYCLES`, default 200), p50
  * and p99 per operation with its statements, transactions and rows written, beside a bare
- * `SELECT 1` round trip over a `pg` pool of the API's size in the same run. invoices/preview is
+ * `SELECT 1` round trip over a `pg` pool of the API's size and a bare HTTP round trip (`GET /health`,
+ * which reads nothing) to the same API with the same client, in the same run. invoices/preview is
  * timed on an ACTIVE subscription of 5 taxed lines: its next cycle, and a quantity change.
  */
 const ROOT = resolve(__dirname, '../..');
@@ -118,13 +119,17 @@ async function main(): Promise<void> {
     pool = new Pool({ connectionString: databaseUrl, max: API_POOL_SIZE });
     await timed(WARM_UP, async () => void (await pool!.query('SELECT 1')));
     const bare: Timing = { name: 'bare SELECT 1', latenciesMs: await timed(CYCLES, async () => void (await pool!.query('SELECT 1'))) };
+    // The HTTP floor: the same client and server, a route that touches nothing (no key, no database).
+    const health = bareGet(`http://127.0.0.1:${api.port}`);
+    await timed(WARM_UP, () => health('/health'));
+    const bareHttp: Timing = { name: 'bare GET /health', latenciesMs: await timed(CYCLES, () => health('/health')) };
 
     const p50 = (t: Timing) => percentile([...t.latenciesMs].sort((a, b) => a - b), 50);
     const p99 = (t: Timing) => percentile([...t.latenciesMs].sort((a, b) => a - b), 99);
     console.log('');
     console.log(`one request at a time, ${CYCLES} sequential requests per operation (sandbox providers, no Temporal):`);
     console.log('  operation            p50 ms   p99 ms   statements  transactions  rows written   (per request)');
-    for (const t of [...timings, bare]) {
+    for (const t of [...timings, bare, bareHttp]) {
       const c = t.counts;
       console.log(
         `  ${t.name.padEnd(18)} ${p50(t).toFixed(2).padStart(8)} ${p99(t).toFixed(2).padStart(8)}` +
