@@ -1,13 +1,13 @@
 import { isRetrySchedule, RETRY_SCHEDULE_RULE } from '../../domain/dunning-schedule';
 import { canTransition, nextStatus } from '../../domain/invoice-status';
 import { ApiError } from '../../domain/errors';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
 import type { ProviderRegistry } from '../payments/providers/registry';
 import { chargePayment } from '../payments/charge';
 import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../payments/charge-keys';
 import { ChargeUnderWay } from '../payments/charge-under-way';
-import { collectionInstrument, finishClaimedCharge, type CollectDependencies } from '../payments/collect';
+import { collectionInstrument, finishClaimedCharge, type ChargeTerms, type CollectDependencies, type SettlementFollowUp } from '../payments/collect';
 import { holdChargeGuard, lockInvoice } from '../payments/settle';
 import { paymentByKey } from '../payments/payment-rows';
 import { serializeInvoice } from './invoice-object';
@@ -145,17 +145,41 @@ export async function invoiceCollectionStatus(deps: Pick<CollectionDependencies,
   return { status, collectible: canTransition('chargeSucceeded', status) };
 }
 
+/** A collection attempt's claim, held: what it charges, with which instrument. */
+export interface AttemptClaim {
+  instrumentId: string | undefined;
+  terms: ChargeTerms;
+}
+
+/**
+ * Claims `attempt` of an invoice finalized in the caller's transaction, committed with it:
+ * nobody else can see that invoice yet, so nobody holds its guard or has settled an attempt.
+ * attemptInvoiceCollection goes on from the claim (`claimed`); a retry that finds the invoice
+ * committed claims as usual and resumes this claim under the same key.
+ */
+export async function claimIssuedInvoice(
+  tx: Prisma.TransactionClient,
+  invoice: { id: string; accountId: string; customerId: string; amountDue: number; currency: string; paymentInstrumentId: string | null },
+  attempt: number,
+): Promise<AttemptClaim> {
+  const key = collectionChargeKey(invoice.id, attempt);
+  await holdChargeGuard(tx, invoice.id, key);
+  const terms = { accountId: invoice.accountId, customerId: invoice.customerId, amountDue: invoice.amountDue, currency: invoice.currency };
+  return { instrumentId: await collectionInstrument(tx, invoice, key), terms };
+}
+
 /**
  * One charge of the invoice (docs/dunning.md): claims the invoice's charge guard under the
- * attempt's deterministic key, charges and settles. Retried by Temporal after any crash: a
+ * attempt's deterministic key (unless `claimed` by claimIssuedInvoice), charges and settles. Retried by Temporal after any crash: a
  * claim already held under this key is resumed, so the attempt charges at most once, and an
  * attempt already settled answers with its recorded outcome, so it is announced once.
+ * `followUp` commits with the settlement this call applies, never with an earlier one.
  */
-export async function attemptInvoiceCollection(deps: CollectionDependencies, input: AttemptInput): Promise<AttemptResult> {
+export async function attemptInvoiceCollection(deps: CollectionDependencies, input: AttemptInput, followUp?: SettlementFollowUp, claimed?: AttemptClaim): Promise<AttemptResult> {
   const key = collectionChargeKey(input.invoiceId, input.attempt);
   const origin = { kind: 'collection' as const, attempt: input.attempt, retriesLeft: input.retriesLeft };
   for (;;) {
-    const step = await deps.db.$transaction(async (tx) => {
+    const step = claimed ?? await deps.db.$transaction(async (tx) => {
       const invoice = await lockInvoice(tx, input.invoiceId);
       if (!invoice) return { done: 'MISSING' } as const;
       if (invoice.paymentInProgressId !== key) {
@@ -171,6 +195,7 @@ export async function attemptInvoiceCollection(deps: CollectionDependencies, inp
       const terms = { accountId: invoice.accountId, customerId: invoice.customerId, amountDue: invoice.amountDue, currency: invoice.currency };
       return { instrumentId: await collectionInstrument(tx, invoice, key), terms } as const;
     });
+    claimed = undefined;
     if ('done' in step) return { status: step.done!, retry: false };
     if ('settled' in step) return resultOf(step.settled!, input.retriesLeft, step.paymentId);
     if ('abandoned' in step) {
@@ -181,6 +206,7 @@ export async function attemptInvoiceCollection(deps: CollectionDependencies, inp
       collectDependencies(deps),
       { invoiceId: input.invoiceId, key, instrumentId: step.instrumentId, origin, terms: step.terms },
       (work) => deps.db.$transaction(work),
+      followUp,
     );
     return resultOf(settlement.invoice.status, input.retriesLeft, settlement.payment.id);
   }

@@ -30,6 +30,12 @@ export interface ChargeTerms {
 export type TransactionRunner = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
 
 /**
+ * Writes that must commit with the settlement they follow, or not at all: a renewal's paid step
+ * (services/subscriptions/renew-period.ts). Run only when this call applied the settlement.
+ */
+export type SettlementFollowUp = (tx: Db, settlement: Settlement) => Promise<void>;
+
+/**
  * Finishes a charge whose key is (or was) held in `invoices.payment_in_progress_id`: charges
  * under that key, which returns the recorded payment, resumes a PENDING one or creates it, then
  * settles the invoice. Safe to run any number of times, concurrently too: the charge path
@@ -39,6 +45,7 @@ export async function finishClaimedCharge(
   deps: CollectDependencies,
   claim: { invoiceId: string; key: string; instrumentId: string | undefined; origin: ChargeOrigin; terms?: ChargeTerms },
   transaction: TransactionRunner,
+  followUp?: SettlementFollowUp,
 ): Promise<Settlement> {
   const invoice =
     claim.terms ??
@@ -59,8 +66,8 @@ export async function finishClaimedCharge(
         reference: claim.invoiceId,
       })
     : NO_INSTRUMENT;
-  return transaction((tx) =>
-    settleCharge(tx, {
+  return transaction(async (tx) => {
+    const settlement = await settleCharge(tx, {
       invoiceId: claim.invoiceId,
       key: claim.key,
       amount: invoice.amountDue,
@@ -68,8 +75,10 @@ export async function finishClaimedCharge(
       origin: claim.origin,
       instrumentId: claim.instrumentId,
       now: deps.now(),
-    }),
-  );
+    });
+    if (settlement.applied && followUp) await followUp(tx, settlement);
+    return settlement;
+  });
 }
 
 /**

@@ -2,8 +2,9 @@ import { ApiError } from '../../domain/errors';
 import type { EventName } from '../../domain/event-catalogue';
 import type { PlannedInvoice } from '../../domain/subscriptions/billing';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../invoices/finalize';
+import type { InvoiceRow } from '../invoices/invoice-object';
 import { createInvoiceRecord, findInvoiceCustomer, findInvoiceStatus } from '../invoices/repository';
 import { buildSubscriptionInvoice } from './invoice-draft';
 import { subscriptionInvoiceId } from './invoice-id';
@@ -28,44 +29,53 @@ export interface SaveResult {
  * whose version the row already holds is not written again, so a retry records nothing twice.
  */
 export async function saveSubscriptionStep(deps: { db: Database }, input: SaveInput): Promise<SaveResult> {
-  const { db } = deps;
+  const { issued: _issued, ...saved } = await deps.db.$transaction((tx) => saveSubscriptionStepIn(tx, input));
+  return saved;
+}
+
+/**
+ * saveSubscriptionStep inside a transaction of the caller's, committed with whatever else it
+ * holds. `issued` is the invoice's finalized row when this call created it (not when a retry
+ * found it): no other transaction can see that invoice until this one commits.
+ */
+export async function saveSubscriptionStepIn(tx: Prisma.TransactionClient, input: SaveInput): Promise<SaveResult & { issued?: InvoiceRow }> {
   const { state } = input;
   const now = new Date(state.updatedAt);
-  return db.$transaction(async (tx) => {
-    const stored = await lockSubscription(tx, state.id);
-    if (!stored) throw new ApiError('SUBSCRIPTION_MISSING', `Subscription ${state.id} has no row.`);
-    let invoice: SaveResult['invoice'];
-    let written = state;
-    if (input.invoice) {
-      const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
-      const existing = await findInvoiceStatus(tx, id);
-      if (existing) {
-        invoice = { id, status: existing };
-      } else {
-        const customer = await findInvoiceCustomer(tx, state.customerId);
-        const built = buildSubscriptionInvoice(state, input.invoice, state.updatedAt);
-        const { row } = await createInvoiceRecord(tx, {
-          id,
-          accountId: state.accountId,
-          customer,
-          currency: state.currency,
-          billingReason: built.billingReason,
-          subscriptionId: state.id,
-          state: built.draft,
-          amounts: built.amounts,
-          now,
-        });
-        try {
-          const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false, customer });
-          invoice = { id, status: finalized.row.status };
-        } catch (error) {
-          if (error instanceof FinalizationRefused) throw finalizationFailed(id, error.reasons);
-          throw error;
-        }
+  const stored = await lockSubscription(tx, state.id);
+  if (!stored) throw new ApiError('SUBSCRIPTION_MISSING', `Subscription ${state.id} has no row.`);
+  let invoice: SaveResult['invoice'];
+  let issued: InvoiceRow | undefined;
+  let written = state;
+  if (input.invoice) {
+    const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
+    const existing = await findInvoiceStatus(tx, id);
+    if (existing) {
+      invoice = { id, status: existing };
+    } else {
+      const customer = await findInvoiceCustomer(tx, state.customerId);
+      const built = buildSubscriptionInvoice(state, input.invoice, state.updatedAt);
+      const { row } = await createInvoiceRecord(tx, {
+        id,
+        accountId: state.accountId,
+        customer,
+        currency: state.currency,
+        billingReason: built.billingReason,
+        subscriptionId: state.id,
+        state: built.draft,
+        amounts: built.amounts,
+        now,
+      });
+      try {
+        const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false, customer });
+        invoice = { id, status: finalized.row.status };
+        issued = finalized.row;
+      } catch (error) {
+        if (error instanceof FinalizationRefused) throw finalizationFailed(id, error.reasons);
+        throw error;
       }
-      written = { ...state, latestInvoiceId: id };
     }
-    const row = await writeSubscription(tx, stored, written, input.events);
-    return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}) };
-  });
+    written = { ...state, latestInvoiceId: id };
+  }
+  const row = await writeSubscription(tx, stored, written, input.events);
+  return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}), ...(issued ? { issued } : {}) };
 }

@@ -1,6 +1,16 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { createSubscriptionActivities } from '../../activities/subscription';
 import { CHARGE_HEARTBEAT_TIMEOUT_MS } from '../../domain/charge-heartbeats';
+import { billCycle } from '../../domain/subscriptions/billing';
+import { paymentSettled } from '../../domain/subscriptions/payment-outcome';
+import { nextDue } from '../../domain/subscriptions/schedule';
 import { invoiceCollectionWorkflowId, subscriptionWorkflowId } from '../../domain/workflow-ids';
+import { attemptInvoiceCollection } from '../../services/invoices/collection';
+import { loadSubscriptionState } from '../../services/subscriptions/load-state';
+import type { RenewPeriodInput } from '../../services/subscriptions/renew-period';
+import { saveSubscriptionStep } from '../../services/subscriptions/save-step';
 import type { Platform } from '../support/platform';
 import { DAY, MINUTE, SOFT, useSubscriptionPlatform, type SubscriptionSteps } from './fixtures';
 
@@ -25,6 +35,42 @@ async function commands(id: string): Promise<{ activities: string[]; heartbeatTi
   };
 }
 
+/** The inputs the run handed renewSubscriptionPeriod, in order. */
+async function renewalInputs(id: string): Promise<RenewPeriodInput[]> {
+  const history = await s.client.workflow.getHandle(subscriptionWorkflowId(id)).fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name !== 'renewSubscriptionPeriod') return [];
+    return [defaultPayloadConverter.fromPayload<RenewPeriodInput>(scheduled.input!.payloads![0]!)];
+  });
+}
+
+/** What Temporal does when a worker dies after the activity's work committed: it runs it again. */
+function renewAgain(input: RenewPeriodInput) {
+  const activities = createSubscriptionActivities({ db: platform.db });
+  return new MockActivityEnvironment().run(activities.renewSubscriptionPeriod, input);
+}
+
+/**
+ * The transaction that last wrote the subscription's row and the invoice's (`xmin`: rows written
+ * by one transaction share it), and the subscription's version.
+ */
+async function writers(subscriptionId: string, invoiceId: string) {
+  const [subscription] = await platform.db.$queryRaw<Array<{ xmin: string; version: number }>>`SELECT xmin::text AS xmin, version FROM subscriptions WHERE id = ${subscriptionId}`;
+  const [invoice] = await platform.db.$queryRaw<Array<{ xmin: string; status: string }>>`SELECT xmin::text AS xmin, status FROM invoices WHERE id = ${invoiceId}`;
+  return { subscription: subscription!, invoice: invoice! };
+}
+
+/** A weekly subscription started a minute ahead, its first invoice paid (ACTIVE). */
+async function activeWeekly() {
+  const { customerId } = await s.payer();
+  const priceId = await s.price(7_000, { value: 1, unit: 'WEEK' });
+  const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1 }], starts_at: await s.soon() });
+  await s.sleep(2 * MINUTE);
+  await s.statusBecomes(created.id, 'ACTIVE');
+  return { customerId, created };
+}
+
 async function paymentsOf(invoiceId: string) {
   return platform.db.payment.findMany({ where: { invoiceId }, select: { status: true, idempotencyKey: true } });
 }
@@ -41,11 +87,7 @@ async function collectionExists(invoiceId: string): Promise<boolean> {
 
 describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
   it('a paid first invoice and a paid renewal: one activity each after the timer, no collection workflow, one charge each', async () => {
-    const { customerId } = await s.payer();
-    const priceId = await s.price(7_000, { value: 1, unit: 'WEEK' });
-    const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1 }], starts_at: await s.soon() });
-    await s.sleep(2 * MINUTE);
-    await s.statusBecomes(created.id, 'ACTIVE');
+    const { created } = await activeWeekly();
     await s.sleep(7 * DAY);
     const invoices = await s.settled(created.id, 2);
 
@@ -69,11 +111,7 @@ describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
   });
 
   it('a declined renewal goes to its collection workflow, which finds the first attempt made and does not charge again', async () => {
-    const { customerId } = await s.payer();
-    const priceId = await s.price(7_000, { value: 1, unit: 'WEEK' });
-    const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1 }], starts_at: await s.soon() });
-    await s.sleep(2 * MINUTE);
-    await s.statusBecomes(created.id, 'ACTIVE');
+    const { customerId, created } = await activeWeekly();
     const soft = await s.card(customerId, SOFT);
     await s.ok('subscriptions/update', { id: created.id, payment_instrument_id: soft });
     await s.sleep(7 * DAY);
@@ -86,5 +124,50 @@ describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
     const { activities, children } = await commands(created.id);
     expect(activities).toEqual(['loadSubscription', 'renewSubscriptionPeriod', 'saveSubscription', 'renewSubscriptionPeriod', 'saveSubscription']);
     expect(children).toBe(1);
+  });
+
+  it('a paid renewal saves its paid step in the settlement\'s transaction, and the activity run again changes nothing', async () => {
+    const { created } = await activeWeekly();
+    await s.sleep(7 * DAY);
+    const renewal = (await s.settled(created.id, 2))[1]!;
+
+    const written = await writers(created.id, renewal.id);
+    expect(written.invoice.status).toBe('PAID');
+    // One transaction settled the invoice and renewed the subscription (each with its event).
+    expect(written.subscription.xmin).toBe(written.invoice.xmin);
+
+    const input = (await renewalInputs(created.id))[1]!;
+    expect(await renewAgain(input)).toEqual({ invoice: { id: renewal.id, status: 'PAID' } });
+    expect(await writers(created.id, renewal.id)).toEqual(written);
+    expect(await paymentsOf(renewal.id)).toEqual([{ status: 'SUCCEEDED', idempotencyKey: `${renewal.id}/collection/0` }]);
+    expect(await s.eventTypes(created.id)).toEqual(['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_ACTIVATED', 'SUBSCRIPTION_RENEWED']);
+  });
+
+  it('a renewal run again after its charge settled without the paid step (an older run that died) saves the step once', async () => {
+    const { created } = await activeWeekly();
+
+    // The cycle the workflow will bill, built as it builds it, at its due time (which the test
+    // server's clock does not reach: the workflow itself stays on its timer).
+    const state = (await loadSubscriptionState({ db: platform.db }, created.id))!;
+    const at = nextDue(state)!.at;
+    const { step, invoice } = billCycle(state, at, at);
+    const paid = paymentSettled(step.state, invoice.kind, true, at);
+    const input: RenewPeriodInput = { state: step.state, events: step.events, invoice, paid };
+    // What a run from before the paid step joined the settlement left when it died: the invoice
+    // issued and charged, its settlement committed, the subscription not yet renewed.
+    const issued = (await saveSubscriptionStep({ db: platform.db }, { state: step.state, events: step.events, invoice })).invoice!;
+    const deps = { db: platform.db, now: () => new Date(at) };
+    expect(await attemptInvoiceCollection(deps, { invoiceId: issued.id, attempt: 0, retriesLeft: 4 })).toMatchObject({ status: 'PAID' });
+    expect(await s.eventTypes(created.id)).toEqual(['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_ACTIVATED']);
+
+    expect(await renewAgain(input)).toEqual({ invoice: { id: issued.id, status: 'PAID' } });
+    const written = await writers(created.id, issued.id);
+    expect(written.subscription.version).toBe(paid.state.version);
+    expect(written.subscription.xmin).not.toBe(written.invoice.xmin);
+    expect(await renewAgain(input)).toEqual({ invoice: { id: issued.id, status: 'PAID' } });
+    expect(await writers(created.id, issued.id)).toEqual(written);
+    expect(await s.eventTypes(created.id)).toEqual(['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_ACTIVATED', 'SUBSCRIPTION_RENEWED']);
+    expect(await paymentsOf(issued.id)).toEqual([{ status: 'SUCCEEDED', idempotencyKey: `${issued.id}/collection/0` }]);
+    expect(await s.get(created.id)).toMatchObject({ status: 'ACTIVE', latest_invoice_id: issued.id });
   });
 });
