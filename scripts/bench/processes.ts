@@ -10,6 +10,28 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = pr
   return result.stdout;
 }
 
+const owned = new Set<ChildProcess>();
+let stopsWithSignals = false;
+
+/**
+ * Stops `child` with the bench. A bench stopped by SIGINT or SIGTERM otherwise leaves the API and
+ * workers it started running, holding ports and CPU that the next run then measures against.
+ */
+export function ownChild<T extends ChildProcess>(child: T): T {
+  if (!stopsWithSignals) {
+    stopsWithSignals = true;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        for (const running of owned) running.kill('SIGTERM');
+        process.exit(signal === 'SIGINT' ? 130 : 143);
+      });
+    }
+  }
+  owned.add(child);
+  child.once('exit', () => owned.delete(child));
+  return child;
+}
+
 /** Waits (up to 2 minutes: tsx compiles it on a busy machine) until the API under test answers its health check, or fails if it exits first. */
 export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 1200; i++) {
@@ -64,6 +86,7 @@ export async function startApiUnderTest(root: string, databaseUrl: string, env: 
 
 /** `child`, serving HTTP on `port`, once its /health answers; stopped (SIGTERM, awaited) if it never does. */
 export async function healthyProcess(child: ChildProcess, port: number): Promise<ApiUnderTest> {
+  ownChild(child);
   const stop = async () => {
     // A process killed by a signal has no exit code, and its 'exit' has already fired.
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -13,7 +13,7 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
-import { startApiUnderTest, type ApiUnderTest } from './processes';
+import { ownChild, startApiUnderTest, type ApiUnderTest } from './processes';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOperation } from './statement-counts';
 import type { CeilingActivities, renewalCeilingWorkflow } from './renewal-ceiling-workflow';
 import { apiClient } from './api-client';
@@ -149,10 +149,12 @@ async function runCeilingWorker(address: string): Promise<void> {
 }
 
 async function ceiling(address: string, count: number): Promise<HalfResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--ceiling-worker', address], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = ownChild(
+    spawn(process.execPath, ['--import', 'tsx', __filename, '--ceiling-worker', address], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
   let latest: number[] = [];
   let ready = false;
   child.on('message', (message: CeilingMessage) => {
@@ -223,11 +225,13 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     STORAGE_DIR: join(dir, 'files'),
   };
   // BENCH_WORKER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the worker.
-  const worker = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(ROOT, 'worker/main.ts')], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, ...platformEnv },
-  });
+  const worker = ownChild(
+    spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...platformEnv },
+    }),
+  );
   let api: ApiUnderTest | undefined;
   const setupStarted = Date.now();
   try {

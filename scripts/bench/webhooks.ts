@@ -16,6 +16,7 @@ import { createAccount, createChannel } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
 import { startTemporalDevServer } from '../temporal/cli';
+import { ownChild } from './processes';
 
 /**
  * `npm run bench:webhooks` (docs/benchmarks.md): the real path, a `worker/main.ts` process (its
@@ -127,11 +128,13 @@ async function main(): Promise<void> {
     const single = await addEndpoint('/hooks', null);
     const startWorker = () =>
       // BENCH_WORKER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the worker.
-      spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(ROOT, 'worker/main.ts')], {
-        cwd: ROOT,
-        stdio: 'inherit',
-        env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address },
-      });
+      ownChild(
+        spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+          cwd: ROOT,
+          stdio: 'inherit',
+          env: { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address },
+        }),
+      );
     worker = startWorker();
     // Warm-up: the first delivery pays for the worker's start and the workflow bundle.
     const warm = await commit(db, account.id, [channel.id], 1);

@@ -9,6 +9,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import type { paymentInstrumentExpiryWorkflow } from '../../workflows/payment-instrument-expiry';
 import type { noopWorkflow } from './noop-workflow';
+import { ownChild } from './processes';
 import { applyPendingMigrations } from '../db/migrations';
 import { freePort } from '../net/free-port';
 import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
@@ -114,12 +115,12 @@ async function main(): Promise<void> {
     temporal = await startTemporalDevServer({ dataDir: join(dir, 'temporal'), port: await freePort(), uiPort: await freePort() });
     const connection = await Connection.connect({ address: temporal.address });
 
-    const bare = spawn(process.execPath, ['--import', 'tsx', __filename, '--bare-worker', temporal.address], { cwd: ROOT, stdio: 'inherit' });
+    const bare = ownChild(spawn(process.execPath, ['--import', 'tsx', __filename, '--bare-worker', temporal.address], { cwd: ROOT, stdio: 'inherit' }));
     children.push(bare);
     const bareStart = await waitForPoller(connection, BARE_QUEUE, bare, 'the bare worker');
     log(`bare worker polling after ${bareStart.toFixed(1)} s`);
 
-    const platform = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+    const platform = ownChild(spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
       cwd: ROOT,
       stdio: 'inherit',
       env: {
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
         SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('hex'),
         URL_SIGNING_KEY: process.env.URL_SIGNING_KEY ?? randomBytes(32).toString('hex'),
       },
-    });
+    }));
     children.push(platform);
     const platformStart = await waitForPoller(connection, TASK_QUEUE, platform, 'the platform worker');
     log(`platform worker polling after ${platformStart.toFixed(1)} s; settling ${SETTLE_MS / 1000} s, then sampling ${SAMPLE_MS / 1000} s`);
