@@ -170,10 +170,11 @@ export async function claimIssuedInvoice(
 
 /**
  * One charge of the invoice (docs/dunning.md): claims the invoice's charge guard under the
- * attempt's deterministic key (unless `claimed` by claimIssuedInvoice), charges and settles. Retried by Temporal after any crash: a
- * claim already held under this key is resumed, so the attempt charges at most once, and an
- * attempt already settled answers with its recorded outcome, so it is announced once.
- * `followUp` commits with the settlement this call applies, never with an earlier one.
+ * attempt's deterministic key (unless `claimed` by claimIssuedInvoice), charges and settles.
+ * Retried by Temporal after any crash: a claim already held under this key is resumed, so the
+ * attempt charges at most once, and an attempt already settled answers with its recorded
+ * outcome, so it is announced once. `followUp` commits with the settlement this call applies,
+ * never with an earlier one.
  */
 export async function attemptInvoiceCollection(deps: CollectionDependencies, input: AttemptInput, followUp?: SettlementFollowUp, claimed?: AttemptClaim): Promise<AttemptResult> {
   const key = collectionChargeKey(input.invoiceId, input.attempt);
