@@ -18,6 +18,7 @@ import { refuseUnstorableCharacters } from './unstorable-characters';
 import { ApiMetrics, registerMetrics } from './metrics';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
+import { drainConnectionsOnClose } from './connection-drain';
 import { registerSlowRequestLog, slowRequestSetting } from './slow-requests';
 import { trustProxySetting } from './trust-proxy';
 
@@ -99,6 +100,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     reply.header('request-id', request.id);
   });
   registerSlowRequestLog(app, options.slowRequestMs ?? slowRequestSetting(process.env.SLOW_REQUEST_MS));
+  drainConnectionsOnClose(app);
 
   // Bodies are read as text and parsed by us, whatever the content type, so malformed JSON
   // becomes a VALIDATION envelope rather than a framework error.
