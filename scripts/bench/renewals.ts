@@ -17,6 +17,7 @@ import { ownChild, startApiUnderTest, type ApiUnderTest } from './processes';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOperation } from './statement-counts';
 import type { CeilingActivities, renewalCeilingWorkflow } from './renewal-ceiling-workflow';
 import { apiClient } from './api-client';
+import { CORES, sampleMachineCpu, type MachineCpu } from './machine-cpu';
 import { seedPayers, type Payer } from './payers';
 import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './temporal-server';
 
@@ -52,6 +53,8 @@ interface HalfResult {
   latenciesMs: number[];
   idleRssMb: number;
   peakRssMb: number;
+  /** The whole machine's CPU from the instant to the slowest renewal, per renewal, and how busy it was. */
+  machine: { cpuMsPerRenewal: number; busyShare: number };
   /** The platform: what the billing database did from the instant until every renewal was in, per renewal. */
   perRenewal?: PerOperation;
   /** The platform, with BENCH_STATEMENTS: the most frequent statements of that window. */
@@ -75,6 +78,13 @@ async function pool(count: number, concurrency: number, work: (i: number) => Pro
 function rssMb(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return kb ? Number(kb) / 1024 : NaN;
+}
+
+/** The machine's CPU from the instant to the slowest of `latenciesMs`, per renewal. */
+function machineCost(cpu: MachineCpu, boundary: number, latenciesMs: number[]): HalfResult['machine'] {
+  const slowestMs = latenciesMs[latenciesMs.length - 1]!;
+  const busyS = cpu.busySecondsBetween(boundary, boundary + slowestMs);
+  return { cpuMsPerRenewal: (busyS * 1000) / latenciesMs.length, busyShare: busyS / CORES / (slowestMs / 1000) };
 }
 
 /** Samples a process's RSS every 200 ms until stopped; returns the largest sample. */
@@ -185,6 +195,7 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
     const idleRssMb = rssMb(child.pid!);
     await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
     const sampler = sampleRss(child.pid!);
+    const cpu = sampleMachineCpu();
     const renewed = await waitFor(
       'the ceiling renewals',
       boundary + 30 * 60_000,
@@ -196,13 +207,16 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
       child,
     );
     const peakRssMb = sampler.stop();
+    cpu.stop();
+    const latenciesMs = renewed.map((at) => at - boundary).sort((a, b) => a - b);
     return {
       label: 'ceiling: timer + no-op activity',
       count,
       createdPerSecond,
-      latenciesMs: renewed.map((at) => at - boundary).sort((a, b) => a - b),
+      latenciesMs,
       idleRssMb,
       peakRssMb,
+      machine: machineCost(cpu, boundary, latenciesMs),
     };
   } finally {
     await connection.close();
@@ -291,17 +305,20 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     const before = await counter.snapshot();
     await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
     const sampler = sampleRss(worker.pid!);
+    const cpu = sampleMachineCpu();
     // created_at is when the renewal's transaction began: within milliseconds of its commit.
     const renewedSince = { eventType: EVENT_TYPES.SubscriptionRenewed, occurredAt: { gte: new Date(boundary) } };
     await waitFor('the renewals', boundary + 3 * 3_600_000, async () => ((await db.outboxEvent.count({ where: renewedSince })) >= count ? true : undefined), worker);
     const peakRssMb = sampler.stop();
+    cpu.stop();
     const renewed = await db.outboxEvent.findMany({ where: renewedSince, select: { createdAt: true } });
     const latenciesMs = renewed.map((e) => e.createdAt.getTime() - boundary).sort((a, b) => a - b);
+    const machine = machineCost(cpu, boundary, latenciesMs);
     // The worker and API stay connected: their sessions flush their counters once idle a while.
     await counter.settle();
     const perRenewal = perOperation(before, await counter.snapshot(), count);
     const topStatements = process.env.BENCH_STATEMENTS ? await counter.topStatements() : undefined;
-    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, apiCreatedPerSecond, setupS, latenciesMs, idleRssMb, peakRssMb, perRenewal, topStatements };
+    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, apiCreatedPerSecond, setupS, latenciesMs, idleRssMb, peakRssMb, machine, perRenewal, topStatements };
   } finally {
     await api?.stop();
     await stopChild(worker);
@@ -328,6 +345,7 @@ function row(result: HalfResult): string {
     `${perSecond.toFixed(1).padStart(8)} renewals/s`,
     `slowest ${(slowestMs / 1000).toFixed(1).padStart(6)} s`,
     `p50 ${(p50Ms / 1000).toFixed(1).padStart(6)} s`,
+    `machine CPU ${result.machine.cpuMsPerRenewal.toFixed(0)} ms per renewal (${(result.machine.busyShare * 100).toFixed(0)} % busy)`,
     `worker RSS ${result.idleRssMb.toFixed(0)} → peak ${result.peakRssMb.toFixed(0)} MB`,
     result.apiCreatedPerSecond === undefined
       ? `(created ${result.createdPerSecond.toFixed(0)}/s)`
@@ -359,6 +377,8 @@ async function main(): Promise<void> {
     console.log(`  ${row(platform)}`);
     console.log(`  platform ${formatPerOperation(platform.perRenewal!, 'renewal')}`);
     if (platform.topStatements) console.log(platform.topStatements.join('\n'));
+    const cpuRatio = bare.machine.cpuMsPerRenewal / platform.machine.cpuMsPerRenewal;
+    console.log(`  machine CPU per renewal, ceiling / platform: ${cpuRatio.toFixed(3)} (the ratio the machine allows while its CPU is the limit)`);
     console.log(`ratio platform / ceiling renewals per second: ${(summarise(platform).perSecond / summarise(bare).perSecond).toFixed(3)}`);
   } finally {
     await temporal?.stop();
