@@ -2,43 +2,53 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 /**
- * The whole machine's CPU over a window, from /proc/stat (Linux): every process counts, the
- * Temporal server and both PostgreSQL databases as much as the worker. Beside a ceiling measured
- * the same way, CPU per operation says how far a ratio can go while the machine is the limit.
+ * The whole machine's CPU over a window, from /proc/stat (Linux), and one process's. The machine's
+ * counts every process, the Temporal server and both PostgreSQL databases as much as the worker.
+ * Beside a ceiling measured the same way, CPU per operation says how far a ratio can go while the
+ * machine is the limit.
  */
 interface Sample {
   at: number;
-  /** CPU-seconds spent busy (not idle, not waiting on I/O) by all cores since boot. */
+  /** CPU-seconds the cores have spent running something (not idle, not waiting on I/O, not stolen) since boot. */
   busyS: number;
+  /** CPU-seconds the watched process has used (user + system), all its threads. */
+  processS: number;
 }
 
 const TICKS_PER_SECOND = 100;
 
-function sample(): Sample {
+function processSeconds(pid: number): number {
+  // The command name in parentheses may hold spaces: the fields are counted from after it.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+function sample(pid: number): Sample {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = fields;
-  return { at: Date.now(), busyS: (user! + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND };
+  // Steal (time the hypervisor gave to other guests) is left out: no process here used it.
+  const [user, nice, system, , , irq, softirq] = fields;
+  return { at: Date.now(), busyS: (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND, processS: processSeconds(pid) };
 }
 
 export interface MachineCpu {
-  /** Busy CPU-seconds between two instants (epoch ms), interpolated between samples. */
-  busySecondsBetween(from: number, to: number): number;
+  /** CPU-seconds between two instants (epoch ms), interpolated between samples: the machine's busy time, and the watched process's. */
+  secondsBetween(from: number, to: number): { machineS: number; processS: number };
   stop(): void;
 }
 
-/** Samples the machine every `everyMs` until stopped. */
-export function sampleMachineCpu(everyMs = 200): MachineCpu {
-  const samples: Sample[] = [sample()];
-  const timer = setInterval(() => samples.push(sample()), everyMs);
-  const busyAt = (at: number): number => {
-    const after = samples.findIndex((s) => s.at >= at);
-    if (after <= 0) return after === 0 ? samples[0]!.busyS : samples[samples.length - 1]!.busyS;
+/** Samples the machine, and the process `pid`, every `everyMs` until stopped. */
+export function sampleMachineCpu(pid: number, everyMs = 200): MachineCpu {
+  const samples: Sample[] = [sample(pid)];
+  const timer = setInterval(() => samples.push(sample(pid)), everyMs);
+  const at = (instant: number, field: 'busyS' | 'processS'): number => {
+    const after = samples.findIndex((s) => s.at >= instant);
+    if (after <= 0) return after === 0 ? samples[0]![field] : samples[samples.length - 1]![field];
     const a = samples[after - 1]!;
     const b = samples[after]!;
-    return a.busyS + ((b.busyS - a.busyS) * (at - a.at)) / (b.at - a.at);
+    return a[field] + ((b[field] - a[field]) * (instant - a.at)) / (b.at - a.at);
   };
   return {
-    busySecondsBetween: (from, to) => busyAt(to) - busyAt(from),
+    secondsBetween: (from, to) => ({ machineS: at(to, 'busyS') - at(from, 'busyS'), processS: at(to, 'processS') - at(from, 'processS') }),
     stop: () => clearInterval(timer),
   };
 }

@@ -53,8 +53,8 @@ interface HalfResult {
   latenciesMs: number[];
   idleRssMb: number;
   peakRssMb: number;
-  /** The whole machine's CPU from the instant to the slowest renewal, per renewal, and how busy it was. */
-  machine: { cpuMsPerRenewal: number; busyShare: number };
+  /** CPU from the instant to the slowest renewal, per renewal: the whole machine's and the worker's; and how busy the machine was. */
+  machine: { cpuMsPerRenewal: number; workerCpuMsPerRenewal: number; busyShare: number };
   /** The platform: what the billing database did from the instant until every renewal was in, per renewal. */
   perRenewal?: PerOperation;
   /** The platform, with BENCH_STATEMENTS: the most frequent statements of that window. */
@@ -83,8 +83,12 @@ function rssMb(pid: number): number {
 /** The machine's CPU from the instant to the slowest of `latenciesMs`, per renewal. */
 function machineCost(cpu: MachineCpu, boundary: number, latenciesMs: number[]): HalfResult['machine'] {
   const slowestMs = latenciesMs[latenciesMs.length - 1]!;
-  const busyS = cpu.busySecondsBetween(boundary, boundary + slowestMs);
-  return { cpuMsPerRenewal: (busyS * 1000) / latenciesMs.length, busyShare: busyS / CORES / (slowestMs / 1000) };
+  const { machineS, processS } = cpu.secondsBetween(boundary, boundary + slowestMs);
+  return {
+    cpuMsPerRenewal: (machineS * 1000) / latenciesMs.length,
+    workerCpuMsPerRenewal: (processS * 1000) / latenciesMs.length,
+    busyShare: machineS / CORES / (slowestMs / 1000),
+  };
 }
 
 /** Samples a process's RSS every 200 ms until stopped; returns the largest sample. */
@@ -195,7 +199,7 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
     const idleRssMb = rssMb(child.pid!);
     await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
     const sampler = sampleRss(child.pid!);
-    const cpu = sampleMachineCpu();
+    const cpu = sampleMachineCpu(child.pid!);
     const renewed = await waitFor(
       'the ceiling renewals',
       boundary + 30 * 60_000,
@@ -305,7 +309,7 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     const before = await counter.snapshot();
     await new Promise((r) => setTimeout(r, Math.max(0, boundary - 1000 - Date.now())));
     const sampler = sampleRss(worker.pid!);
-    const cpu = sampleMachineCpu();
+    const cpu = sampleMachineCpu(worker.pid!);
     // created_at is when the renewal's transaction began: within milliseconds of its commit.
     const renewedSince = { eventType: EVENT_TYPES.SubscriptionRenewed, occurredAt: { gte: new Date(boundary) } };
     await waitFor('the renewals', boundary + 3 * 3_600_000, async () => ((await db.outboxEvent.count({ where: renewedSince })) >= count ? true : undefined), worker);
@@ -345,7 +349,7 @@ function row(result: HalfResult): string {
     `${perSecond.toFixed(1).padStart(8)} renewals/s`,
     `slowest ${(slowestMs / 1000).toFixed(1).padStart(6)} s`,
     `p50 ${(p50Ms / 1000).toFixed(1).padStart(6)} s`,
-    `machine CPU ${result.machine.cpuMsPerRenewal.toFixed(0)} ms per renewal (${(result.machine.busyShare * 100).toFixed(0)} % busy)`,
+    `CPU per renewal: machine ${result.machine.cpuMsPerRenewal.toFixed(0)} ms, worker ${result.machine.workerCpuMsPerRenewal.toFixed(0)} ms (machine ${(result.machine.busyShare * 100).toFixed(0)} % busy)`,
     `worker RSS ${result.idleRssMb.toFixed(0)} → peak ${result.peakRssMb.toFixed(0)} MB`,
     result.apiCreatedPerSecond === undefined
       ? `(created ${result.createdPerSecond.toFixed(0)}/s)`
