@@ -54,8 +54,9 @@ describe('closing the API server (docs/deployment.md, "Stopping")', () => {
     // A request whose body is still arriving when the close begins.
     const body = JSON.stringify({ id: 'cus_0' });
     const inFlight = await client(port);
+    const arrived = new Promise<void>((resolve) => server.server.once('request', () => resolve()));
     inFlight.socket.write(`POST /v2/customers/get HTTP/1.1\r\nHost: api\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 4)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await arrived;
 
     const closing = server.close();
     try {
