@@ -8,6 +8,7 @@ import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
 import { apiClient } from './api-client';
 import { seedPayers, type Payer } from './payers';
+import { cpuBetween, cpuSample, type CpuSample } from './machine-cpu';
 import { run, startApiUnderTest, type ApiUnderTest } from './processes';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './statement-counts';
 
@@ -28,10 +29,12 @@ interface LoadReport {
   errors: number;
   seconds: number;
   latenciesMs: number[];
+  /** The machine's and the API process's CPU, read at the start and the end of the measured cycles. */
+  cpu?: { from: CpuSample; to: CpuSample };
 }
 
 /** The load generator, run as its own process: each loop creates → finalizes → pays, over and over. */
-async function generateLoad(baseUrl: string, secret: string, payers: Payer[], durationS: number): Promise<LoadReport> {
+async function generateLoad(baseUrl: string, secret: string, payers: Payer[], durationS: number, apiPid: number): Promise<LoadReport> {
   const post = apiClient(baseUrl, secret);
   const report: LoadReport = { cycles: 0, warmCycles: 0, errors: 0, seconds: durationS, latenciesMs: [] };
   const loop = async ({ customerId, instrumentId }: Payer, until: number, record: boolean) => {
@@ -61,7 +64,9 @@ async function generateLoad(baseUrl: string, secret: string, payers: Payer[], du
   const warmUntil = Date.now() + 3_000;
   await Promise.all(payers.map((payer) => loop(payer, warmUntil, false)));
   const until = Date.now() + durationS * 1000;
+  const from = cpuSample(apiPid);
   await Promise.all(payers.map((payer) => loop(payer, until, true)));
+  report.cpu = { from, to: cpuSample(apiPid) };
   return report;
 }
 
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
     const port = api.port;
 
     const load = JSON.parse(
-      run(process.execPath, ['--import', 'tsx', __filename, '--load', `http://127.0.0.1:${port}`, secret, JSON.stringify(payers), String(DURATION_S)]),
+      run(process.execPath, ['--import', 'tsx', __filename, '--load', `http://127.0.0.1:${port}`, secret, JSON.stringify(payers), String(DURATION_S), String(api.child.pid)]),
     ) as LoadReport;
     await api.stop();
     await counter.waitForOtherSessionsToEnd();
@@ -112,7 +117,9 @@ async function main(): Promise<void> {
     const pgEnv = { ...process.env, PGPASSWORD: 'postgres' };
     const pgArgs = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres'];
     run('pgbench', [...pgArgs, '-i', '-q', '-s', '10', 'bench'], pgEnv);
+    const pgFrom = cpuSample(process.pid);
     const pgOut = run('pgbench', [...pgArgs, '-n', '-c', String(CONCURRENCY), '-j', '2', '-T', String(DURATION_S), 'bench'], pgEnv);
+    const pgCpu = cpuBetween(pgFrom, cpuSample(process.pid));
     const pgTps = Number(/tps = ([\d.]+)/.exec(pgOut)?.[1]);
     const pgLatency = Number(/latency average = ([\d.]+) ms/.exec(pgOut)?.[1]);
 
@@ -124,8 +131,17 @@ async function main(): Promise<void> {
       `  paid invoices/s  ${perSecond.toFixed(1)}   (${(perSecond * 3).toFixed(0)} requests/s)   cycle p50 ${percentile(sorted, 50).toFixed(0)} ms   p99 ${percentile(sorted, 99).toFixed(0)} ms   errors ${load.errors}   PAID rows ${paidRows}`,
     );
     console.log(`  ${formatPerOperation(counts, 'paid invoice')}${load.errors ? ` (${load.errors} failed cycles left out of the divisor)` : ''}`);
+    const invoiceCpu = cpuBetween(load.cpu!.from, load.cpu!.to);
+    const invoiceCpuMs = (invoiceCpu.machineS * 1000) / load.cycles;
+    console.log(
+      `  CPU per paid invoice: machine ${invoiceCpuMs.toFixed(1)} ms, API ${((invoiceCpu.processS * 1000) / load.cycles).toFixed(1)} ms (machine ${(invoiceCpu.busyShare * 100).toFixed(0)} % busy; the load generator counts)`,
+    );
     console.log(`pgbench (default TPC-B-like), same PostgreSQL, ${CONCURRENCY} clients, ${DURATION_S}s:`);
     console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
+    // pgbench's -T run: its count of transactions over the time it measured, and the machine over the whole run.
+    const pgCpuMs = (pgCpu.machineS * 1000) / (pgTps * DURATION_S);
+    console.log(`  CPU per transaction: machine ${pgCpuMs.toFixed(2)} ms (machine ${(pgCpu.busyShare * 100).toFixed(0)} % busy; pgbench counts)`);
+    console.log(`  machine CPU per operation, TPC-B transaction / paid invoice: ${(pgCpuMs / invoiceCpuMs).toFixed(3)} (the ratio the machine allows while its CPU is the limit)`);
     console.log(`ratio paid invoices / pgbench TPC-B transactions: ${(perSecond / pgTps).toFixed(3)}`);
   } finally {
     await api?.stop();
@@ -135,8 +151,8 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--load') {
-  const [, , , baseUrl, secret, payers, duration] = process.argv;
-  generateLoad(baseUrl!, secret!, JSON.parse(payers!) as Payer[], Number(duration))
+  const [, , , baseUrl, secret, payers, duration, apiPid] = process.argv;
+  generateLoad(baseUrl!, secret!, JSON.parse(payers!) as Payer[], Number(duration), Number(apiPid))
     .then((report) => process.stdout.write(JSON.stringify(report)))
     .catch((error) => {
       console.error(error);

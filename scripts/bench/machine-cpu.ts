@@ -7,7 +7,7 @@ import { cpus } from 'node:os';
  * Beside a ceiling measured the same way, CPU per operation says how far a ratio can go while the
  * machine is the limit.
  */
-interface Sample {
+export interface CpuSample {
   at: number;
   /** CPU-seconds the cores have spent running something (not idle, not waiting on I/O, not stolen) since boot. */
   busyS: number;
@@ -23,7 +23,8 @@ function processSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-function sample(pid: number): Sample {
+/** One reading of the machine's and `pid`'s CPU: two readings taken around a window give its cost (cpuBetween). */
+export function cpuSample(pid: number): CpuSample {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
   // Steal (time the hypervisor gave to other guests) is left out: no process here used it.
   const [user, nice, system, , , irq, softirq] = fields;
@@ -38,8 +39,8 @@ export interface MachineCpu {
 
 /** Samples the machine, and the process `pid`, every `everyMs` until stopped. */
 export function sampleMachineCpu(pid: number, everyMs = 200): MachineCpu {
-  const samples: Sample[] = [sample(pid)];
-  const timer = setInterval(() => samples.push(sample(pid)), everyMs);
+  const samples: CpuSample[] = [cpuSample(pid)];
+  const timer = setInterval(() => samples.push(cpuSample(pid)), everyMs);
   const at = (instant: number, field: 'busyS' | 'processS'): number => {
     const after = samples.findIndex((s) => s.at >= instant);
     if (after <= 0) return after === 0 ? samples[0]![field] : samples[samples.length - 1]![field];
@@ -54,3 +55,9 @@ export function sampleMachineCpu(pid: number, everyMs = 200): MachineCpu {
 }
 
 export const CORES = cpus().length;
+
+/** What a window between two readings cost: CPU-seconds of the machine and of the watched process, and the share of the cores in use. */
+export function cpuBetween(from: CpuSample, to: CpuSample): { machineS: number; processS: number; busyShare: number } {
+  const machineS = to.busyS - from.busyS;
+  return { machineS, processS: to.processS - from.processS, busyShare: machineS / CORES / ((to.at - from.at) / 1000) };
+}
