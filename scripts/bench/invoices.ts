@@ -138,8 +138,8 @@ async function main(): Promise<void> {
     );
     console.log(`pgbench (default TPC-B-like), same PostgreSQL, ${CONCURRENCY} clients, ${DURATION_S}s:`);
     console.log(`  transactions/s  ${pgTps.toFixed(0)}   average latency ${pgLatency} ms`);
-    // pgbench's -T run: its count of transactions over the time it measured, and the machine over the whole run.
-    const pgCpuMs = (pgCpu.machineS * 1000) / (pgTps * DURATION_S);
+    const pgTransactions = Number(/number of transactions actually processed: (\d+)/.exec(pgOut)?.[1]);
+    const pgCpuMs = (pgCpu.machineS * 1000) / pgTransactions;
     console.log(`  CPU per transaction: machine ${pgCpuMs.toFixed(2)} ms (machine ${(pgCpu.busyShare * 100).toFixed(0)} % busy; pgbench counts)`);
     console.log(`  machine CPU per operation, TPC-B transaction / paid invoice: ${(pgCpuMs / invoiceCpuMs).toFixed(3)} (the ratio the machine allows while its CPU is the limit)`);
     console.log(`ratio paid invoices / pgbench TPC-B transactions: ${(perSecond / pgTps).toFixed(3)}`);

@@ -18,8 +18,9 @@ export interface CpuSample {
 const TICKS_PER_SECOND = 100;
 
 function processSeconds(pid: number): number {
-  // The command name in parentheses may hold spaces: the fields are counted from after it.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // The command name in parentheses may hold spaces and parentheses: the fields are counted from after its end.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
@@ -50,7 +51,11 @@ export function sampleMachineCpu(pid: number, everyMs = 200): MachineCpu {
   };
   return {
     secondsBetween: (from, to) => ({ machineS: at(to, 'busyS') - at(from, 'busyS'), processS: at(to, 'processS') - at(from, 'processS') }),
-    stop: () => clearInterval(timer),
+    // A last sample, so a window ending after the last tick is not cut short.
+    stop: () => {
+      clearInterval(timer);
+      samples.push(cpuSample(pid));
+    },
   };
 }
 

@@ -64,9 +64,11 @@ describe('closing the API server (docs/deployment.md, "Stopping")', () => {
       expect(await settledWithin(closing, 200)).toBe(false);
 
       inFlight.socket.write(body.slice(4));
-      await inFlight.closed;
+      expect(await settledWithin(inFlight.closed, 5_000)).toBe(true);
       const answer = inFlight.received();
       expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+      // Told, so it would not have sent another request on the socket being closed.
+      expect(answer.slice(0, answer.indexOf('\r\n\r\n'))).toMatch(/\r\nconnection: close\r\n/i);
       expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'UNAUTHENTICATED' });
       expect(await settledWithin(closing, 3_000)).toBe(true);
     } finally {
