@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -15,6 +16,7 @@ const END_GRACE_MS = 1_000;
  */
 export function drainConnectionsOnClose(app: FastifyInstance): void {
   const inFlight = new Map<Socket, number>();
+  const answering = new Set<ServerResponse>();
   let closing = false;
 
   app.server.on('connection', (socket: Socket) => {
@@ -24,8 +26,10 @@ export function drainConnectionsOnClose(app: FastifyInstance): void {
   app.server.on('request', (request, response) => {
     const socket: Socket = request.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    answering.add(response);
     // 'close' follows 'finish' (the answer handed to the OS) and also comes when the client went away.
     response.once('close', () => {
+      answering.delete(response);
       // The socket closed first (a client that went away): it is no longer tracked.
       if (!inFlight.has(socket)) return;
       const left = inFlight.get(socket)! - 1;
@@ -36,14 +40,11 @@ export function drainConnectionsOnClose(app: FastifyInstance): void {
       }
     });
   });
-  // Requests routed before the close began: their clients must not send another on this socket.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
   app.addHook('preClose', (done) => {
     closing = true;
     for (const [socket, requests] of inFlight) if (requests === 0) socket.destroy();
+    // Set here rather than in a hook every request would run: their clients must not send another request on these sockets.
+    for (const response of answering) if (!response.headersSent) response.setHeader('connection', 'close');
     done();
   });
 }
