@@ -43,7 +43,8 @@ export function drainConnectionsOnClose(app: FastifyInstance): void {
   app.addHook('preClose', (done) => {
     closing = true;
     for (const [socket, requests] of inFlight) if (requests === 0) socket.destroy();
-    // Set here rather than in a hook every request would run: their clients must not send another request on these sockets.
+    // Their clients must not send another request on these sockets. Set here, not in a hook
+    // that every request would run.
     for (const response of answering) if (!response.headersSent) response.setHeader('connection', 'close');
     done();
   });
