@@ -9,6 +9,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import type { paymentInstrumentExpiryWorkflow } from '../../workflows/payment-instrument-expiry';
 import type { noopWorkflow } from './noop-workflow';
+import { cpuSample } from './machine-cpu';
 import { ownChild } from './processes';
 import { applyPendingMigrations } from '../db/migrations';
 import { freePort } from '../net/free-port';
@@ -22,7 +23,9 @@ import { startTemporalDevServer } from '../temporal/cli';
  * `npm start` runs. Each is sampled from /proc once it polls its task queue and has settled,
  * first with no workflow, then with BENCH_IDLE_WORKFLOWS (default 1,000) idle ones each: on the
  * platform worker card-expiry workflows waiting for a card's expiry years ahead (one per saved
- * card), on the bare worker no-op workflows waiting as long.
+ * card), on the bare worker no-op workflows waiting as long. Over the same samples it reads each
+ * process's CPU: what a worker costs the machine while nothing happens (the platform's outbox
+ * dispatcher and webhook sender poll the database beside Temporal's long polls).
  */
 const ROOT = resolve(__dirname, '../..');
 const BARE_QUEUE = 'bench-bare-worker';
@@ -72,17 +75,22 @@ async function waitForPoller(connection: Connection, taskQueue: string, child: C
 interface Sampled {
   median: number;
   max: number;
+  /** CPU the process used over the samples, milliseconds per second. */
+  cpuMsPerS: number;
 }
 
 async function sample(pids: number[], ms: number): Promise<Sampled[]> {
   const samples: number[][] = pids.map(() => []);
+  const cpuFrom = pids.map((pid) => cpuSample(pid));
   for (const end = Date.now() + ms; Date.now() < end; ) {
     pids.forEach((pid, i) => samples[i]!.push(rssMiB(pid)));
     await new Promise((r) => setTimeout(r, 250));
   }
-  return samples.map((values) => {
+  const cpuTo = pids.map((pid) => cpuSample(pid));
+  return samples.map((values, i) => {
     const sorted = [...values].sort((a, b) => a - b);
-    return { median: sorted[Math.floor(sorted.length / 2)]!, max: sorted[sorted.length - 1]! };
+    const seconds = (cpuTo[i]!.at - cpuFrom[i]!.at) / 1000;
+    return { median: sorted[Math.floor(sorted.length / 2)]!, max: sorted[sorted.length - 1]!, cpuMsPerS: ((cpuTo[i]!.processS - cpuFrom[i]!.processS) * 1000) / seconds };
   });
 }
 
@@ -120,7 +128,9 @@ async function main(): Promise<void> {
     const bareStart = await waitForPoller(connection, BARE_QUEUE, bare, 'the bare worker');
     log(`bare worker polling after ${bareStart.toFixed(1)} s`);
 
-    const platform = ownChild(spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+    // BENCH_WORKER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the platform worker at rest.
+    const workerNodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const platform = ownChild(spawn(process.execPath, [...workerNodeArgs, '--import', 'tsx', join(ROOT, 'worker/main.ts')], {
       cwd: ROOT,
       stdio: 'inherit',
       env: {
@@ -164,6 +174,11 @@ async function main(): Promise<void> {
     console.log(`  platform: npm run worker (polling ${platformStart.toFixed(1)} s after its start); bare: one no-op workflow (polling after ${bareStart.toFixed(1)} s)`);
     row('no workflow', empty);
     row(`${IDLE_WORKFLOWS.toLocaleString('en-US')} idle workflows each`, idle);
+    const cpuRow = (label: string, [platformCpu, bareCpu]: Sampled[]) =>
+      console.log(`  ${label.padEnd(34)} platform ${platformCpu!.cpuMsPerS.toFixed(1).padStart(5)} ms/s   bare ${bareCpu!.cpuMsPerS.toFixed(1).padStart(5)} ms/s`);
+    console.log('CPU at rest over the same samples (milliseconds of CPU per second, all threads):');
+    cpuRow('no workflow', empty);
+    cpuRow(`${IDLE_WORKFLOWS.toLocaleString('en-US')} idle workflows each`, idle);
     console.log(`ratio platform / bare worker RSS at rest with ${IDLE_WORKFLOWS.toLocaleString('en-US')} idle workflows: ${(idle[0]!.median / idle[1]!.median).toFixed(2)}`);
   } finally {
     for (const child of children.reverse()) await stopChild(child);

@@ -1,4 +1,5 @@
 import { poolOf, type Database } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
 
 export interface ClaimLimits {
   /** The instant the claim is made, on the sender's clock: rows due by then are taken. */
@@ -29,6 +30,16 @@ export interface ClaimedDelivery {
   leaseUntil: Date;
 }
 
+/**
+ * Whether the sender has any row at all (one probe of the status-handler index), asked before the
+ * claim's transaction and its lock: an idle sender polls ten times a second, and every claim
+ * starts from the PENDING SENDER rows, so without one there is nothing to claim.
+ */
+const senderRowQueued = sqlStatement(
+  'webhook_deliveries.sender_row_queued',
+  `SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'PENDING' AND handler = 'SENDER') AS "queued"`,
+);
+
 /** Every claim of every process takes this transaction-scoped lock first (see below). */
 const CLAIM_LOCK = 'webhook_deliveries.sender_claim';
 
@@ -49,6 +60,8 @@ const CLAIM_LOCK = 'webhook_deliveries.sender_claim';
 export async function claimDueDeliveries(db: Database, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   const { now, leaseUntil, endpointCap, failingEndpointCap, limit, held, answered } = limits;
   if (limit <= 0) return [];
+  const [probe] = await readRows<{ queued: boolean }>(db, senderRowQueued, []);
+  if (!probe?.queued) return [];
   // On a pg connection of Prisma's own pool: three round trips (BEGIN with the lock, the claim,
   // COMMIT) where an interactive Prisma transaction costs about ten milliseconds more per claim,
   // and the claim is the sender's serial step.
