@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { toolDir } from '../tools/tool-cache';
 
 /** Pinned: a new release can add checks or change generation, which must be a deliberate upgrade. */
 export const SCHEMATHESIS_VERSION = '4.32.5';
 
-const VENV = resolve(__dirname, '../../.tools/schemathesis');
+const PYTHON = process.env.PYTHON ?? 'python3';
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { stdio: 'inherit' });
@@ -19,14 +20,19 @@ function installedVersion(executable: string): string | undefined {
 }
 
 /**
- * The schemathesis CLI (PyPI) in a virtual environment of its own under .tools/, installed by
- * pip the first time (or when the pin changed); needs `python3` with its `venv` module.
+ * The schemathesis CLI (PyPI) in a virtual environment of its own in the tool cache
+ * (scripts/tools/tool-cache.ts), named by the pin and the Python it runs on (a virtual
+ * environment belongs to one interpreter), installed by pip the first time; needs `python3` with
+ * its `venv` module.
  */
 export function ensureSchemathesis(): string {
-  const executable = join(VENV, 'bin', 'schemathesis');
+  const python = spawnSync(PYTHON, ['-c', 'import sys; print(sys.executable, sys.version)'], { encoding: 'utf8' });
+  if (python.status !== 0) throw new Error(`${PYTHON} did not run (${python.error?.message ?? `exit ${python.status}`}): schemathesis needs Python 3 with venv.`);
+  const venv = toolDir('schemathesis', [SCHEMATHESIS_VERSION, python.stdout.trim()]);
+  const executable = join(venv, 'bin', 'schemathesis');
   if (installedVersion(executable) === SCHEMATHESIS_VERSION) return executable;
-  console.log(`[schemathesis] installing schemathesis ${SCHEMATHESIS_VERSION} into ${VENV}`);
-  if (!existsSync(join(VENV, 'bin', 'pip'))) run(process.env.PYTHON ?? 'python3', ['-m', 'venv', VENV]);
-  run(join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+  console.log(`[schemathesis] installing schemathesis ${SCHEMATHESIS_VERSION} into ${venv}`);
+  if (!existsSync(join(venv, 'bin', 'pip'))) run(PYTHON, ['-m', 'venv', venv]);
+  run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
   return executable;
 }

@@ -28,7 +28,8 @@ let pendingCli: Promise<string> | undefined;
 
 /**
  * Path of a `temporal` CLI: the one on PATH, else the project's cached build, else a fresh
- * `go install` into `.tools/bin` (the CLI's release downloads are unreachable here).
+ * `go install` into the tool cache (scripts/tools/tool-cache.ts; the CLI's release downloads are
+ * unreachable here).
  */
 export function ensureTemporalCli(): Promise<string> {
   pendingCli ??= locateOrInstallCli().catch((err: unknown) => {

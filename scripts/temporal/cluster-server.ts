@@ -8,7 +8,7 @@ import { ensureDatabase } from '../postgres/embedded';
 import { freeLowPort, freePort } from '../net/free-port';
 import { isListening } from '../net/is-listening';
 import { setUpTemporal } from '../operator/temporal-setup';
-import { ensureGoTool, TOOLS_DIR } from '../tools/go-tool';
+import { ensureGoTool } from '../tools/go-tool';
 
 // The server release the CLI v1.5.1 embeds; its go.mod has no `replace` directive.
 const SERVER_VERSION = 'v1.29.1';
@@ -19,12 +19,11 @@ const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
 
 // `go install` names binaries after their package's last element: `server` and `sql` for the
-// Temporal server, `server` again for the UI, hence a directory per module.
+// Temporal server, `server` again for the UI (each lands in a directory of its own).
 const serverTool = (binary: string, pkg: string) => ({
   binary,
   packages: [`go.temporal.io/server/${pkg}@${SERVER_VERSION}`],
   label: 'temporal-server',
-  binDir: path.join(TOOLS_DIR, 'temporal-server', 'bin'),
 });
 export const ensureTemporalServerBinary = () => ensureGoTool(serverTool('server', 'cmd/server'));
 export const ensureTemporalSqlTool = () => ensureGoTool(serverTool('sql', 'cmd/tools/sql'));
@@ -33,7 +32,6 @@ export const ensureTemporalUi = () =>
     binary: 'server',
     packages: [`github.com/temporalio/ui-server/v2/cmd/server@${UI_VERSION}`],
     label: 'temporal-ui',
-    binDir: path.join(TOOLS_DIR, 'temporal-ui', 'bin'),
   });
 
 export interface PostgresTarget {

@@ -5,12 +5,14 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../net/free-port';
+import { TOOLS_CACHE } from '../tools/tool-cache';
 
 const execFileAsync = promisify(execFile);
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const POM_PATH = path.join(__dirname, 'test-server', 'pom.xml');
-const CACHE_DIR = path.join(PROJECT_ROOT, '.tools', 'temporal-test-server');
+// Its files are named by the pom's hash (the archive's also by the JVM's), so any checkout may share them.
+const CACHE_DIR = path.join(TOOLS_CACHE, 'temporal-test-server');
 const MAIN_CLASS = 'io.temporal.testserver.TestServer';
 
 let pending: Promise<string> | undefined;

@@ -2,10 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-export const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
-export const TOOLS_BIN = path.join(TOOLS_DIR, 'bin');
+import { toolDir } from './tool-cache';
 
 export interface GoTool {
   /** The binary `go install` writes (the last element of the package path). */
@@ -14,23 +11,27 @@ export interface GoTool {
   packages: string[];
   /** Prefix of progress lines. */
   label: string;
-  /**
-   * Where `go install` writes it, default `.tools/bin`. A tool whose binary has a generic name
-   * (the Temporal server's `cmd/server` and `cmd/tools/sql` install as `server` and `sql`) gets a
-   * directory of its own so that it can clash with no other tool.
-   */
-  binDir?: string;
+}
+
+/**
+ * Where `go install` writes the tool: a directory of the tool cache per set of pinned packages, so
+ * binaries with generic names (the Temporal server's `cmd/server` and the UI's both install as
+ * `server`) never clash, and a new pin is a new build.
+ */
+function binDirOf(tool: GoTool): string {
+  return toolDir('go', tool.packages);
 }
 
 const pending = new Map<string, Promise<string>>();
 
 /**
  * Path of a Go tool the project builds from source (release downloads are unreachable here):
- * `.tools/bin/<binary>` when built before, else a `go install` of the pinned packages into
- * `.tools/bin`, from the Go module proxy and the warm module and build caches.
+ * the binary in the tool cache (scripts/tools/tool-cache.ts) when built before, else a
+ * `go install` of the pinned packages there, from the Go module proxy and the warm module and
+ * build caches.
  */
 export function ensureGoTool(tool: GoTool): Promise<string> {
-  const key = path.join(tool.binDir ?? TOOLS_BIN, tool.binary);
+  const key = path.join(binDirOf(tool), tool.binary);
   let build = pending.get(key);
   if (!build) {
     build = locateOrInstall(tool).catch((error: unknown) => {
@@ -52,7 +53,7 @@ export async function isExecutable(file: string): Promise<boolean> {
 }
 
 async function locateOrInstall(tool: GoTool): Promise<string> {
-  const binDir = tool.binDir ?? TOOLS_BIN;
+  const binDir = binDirOf(tool);
   const target = path.join(binDir, tool.binary);
   if (await isExecutable(target)) return target;
   const log = (message: string) => process.stderr.write(`[${tool.label}] ${message}\n`);
