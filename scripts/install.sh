@@ -8,11 +8,35 @@ cd "$(dirname "$0")/.."
 stamp=node_modules/.install-stamp
 lock_hash=$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
-  # `npm install`, not `npm ci`: this npm writes lockfiles without the optional per-platform
-  # packages, which `npm ci` then calls out of sync. The lockfile still pins every version.
-  echo "[install] npm install"
-  npm install --no-audit --no-fund --loglevel=error
-  cat package.json package-lock.json | sha256sum | cut -d' ' -f1 > "$stamp"
+  # A fresh clone (CI's case) copies node_modules from a cache outside the checkout, the tools
+  # cache of scripts/tools/tool-cache.ts (same root, same override), instead of spending about a
+  # minute in npm. An entry is what `npm install` made from this package.json and lockfile with
+  # this Node on this platform, and is named by a hash of exactly those.
+  tools_cache=${BILLING_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/billing-platform/tools}
+  key=$( (echo "$lock_hash"; node -p 'process.version + " " + process.platform + " " + process.arch') | sha256sum | cut -c1-16)
+  cached="$tools_cache/node-modules/$key"
+  if [ -f "$cached/complete" ]; then
+    echo "[install] node_modules from $cached"
+    rm -rf node_modules node_modules.partial
+    cp -a "$cached/node_modules" node_modules.partial
+    mv node_modules.partial node_modules
+  else
+    # `npm install`, not `npm ci`: this npm writes lockfiles without the optional per-platform
+    # packages, which `npm ci` then calls out of sync. The lockfile still pins every version.
+    echo "[install] npm install"
+    npm install --no-audit --no-fund --loglevel=error
+    echo "$lock_hash" > "$stamp"
+    # Written beside its final name and renamed, so a run stopped halfway leaves no entry that
+    # looks complete; the older entries of other lockfiles go (each is about 900 MB).
+    partial="$cached.partial-$$"
+    rm -rf "$partial" && mkdir -p "$partial"
+    if cp -a node_modules "$partial/node_modules" && touch "$partial/complete"; then
+      find "$tools_cache/node-modules" -mindepth 1 -maxdepth 1 ! -name "$key" ! -name '*.partial-*' -exec rm -rf {} +
+      mv -T "$partial" "$cached" 2>/dev/null || rm -rf "$partial"
+    else
+      rm -rf "$partial"
+    fi
+  fi
 fi
 
 schema_hash=$(cat prisma/schema.prisma package-lock.json | sha256sum | cut -d' ' -f1)
