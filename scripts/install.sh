@@ -10,16 +10,25 @@ lock_hash=$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   # A fresh clone (CI's case) copies node_modules from a cache outside the checkout, the tools
   # cache of scripts/tools/tool-cache.ts (same root, same override), instead of spending about a
-  # minute in npm. An entry is what `npm install` made from this package.json and lockfile with
-  # this Node on this platform, and is named by a hash of exactly those.
+  # minute in npm. An entry is what `npm install` made from this lockfile and the fields of
+  # package.json that npm installs from, with this Node on this platform, and is named by a hash
+  # of exactly those (not of the scripts or the jest settings, which change more often).
   tools_cache=${BILLING_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/billing-platform/tools}
-  key=$( (echo "$lock_hash"; node -p 'process.version + " " + process.platform + " " + process.arch') | sha256sum | cut -c1-16)
+  key=$(node -e '
+    const { createHash } = require("node:crypto");
+    const fs = require("node:fs");
+    const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
+    const installs = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "overrides", "allowScripts"].map((field) => pkg[field]);
+    const key = [fs.readFileSync("package-lock.json", "utf8"), JSON.stringify(installs), process.version, process.platform, process.arch];
+    console.log(createHash("sha256").update(key.join("\n")).digest("hex").slice(0, 16));
+  ')
   cached="$tools_cache/node-modules/$key"
   if [ -f "$cached/complete" ]; then
     echo "[install] node_modules from $cached"
     rm -rf node_modules node_modules.partial
     cp -a "$cached/node_modules" node_modules.partial
     mv node_modules.partial node_modules
+    echo "$lock_hash" > "$stamp"
   else
     # `npm install`, not `npm ci`: this npm writes lockfiles without the optional per-platform
     # packages, which `npm ci` then calls out of sync. The lockfile still pins every version.
