@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
 import { patchEndpoint } from '../../services/webhooks/patch-endpoint';
+import { retryOnWriteConflict } from '../../prisma/write-conflict-retry';
 import { description, endpointId, endpointUrl, eventTypes, serializeEndpoint, webhookEndpointObject } from './schemas';
 
 export const patchWebhookRequest = z
@@ -32,14 +33,16 @@ export const patchWebhook = authorizedProcedure
   .output(webhookEndpointObject)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, 'webhooks/patch', input, (ctx) =>
-      ctx.transaction(async (tx) =>
-        serializeEndpoint(
-          await patchEndpoint(ctx, tx, ctx.principal, input.id, {
-            url: input.url,
-            description: input.description,
-            eventTypes: input.event_types,
-            status: input.status,
-          }),
+      retryOnWriteConflict(() =>
+        ctx.transaction(async (tx) =>
+          serializeEndpoint(
+            await patchEndpoint(ctx, tx, ctx.principal, input.id, {
+              url: input.url,
+              description: input.description,
+              eventTypes: input.event_types,
+              status: input.status,
+            }),
+          ),
         ),
       ),
     ),
