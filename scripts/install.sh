@@ -23,9 +23,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
     console.log(createHash("sha256").update(key.join("\n")).digest("hex").slice(0, 16));
   ')
   cached="$tools_cache/node-modules/$key"
-  if [ -f "$cached/complete" ]; then
+  # A checkout that already has node_modules keeps it: npm brings it up to date faster than a copy.
+  if [ ! -d node_modules ] && [ -f "$cached/complete" ]; then
     echo "[install] node_modules from $cached"
-    rm -rf node_modules node_modules.partial
+    rm -rf node_modules.partial
     cp -a "$cached/node_modules" node_modules.partial
     mv node_modules.partial node_modules
     echo "$lock_hash" > "$stamp"
