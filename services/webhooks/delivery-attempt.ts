@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids';
 import { isSuccessStatus } from '../../domain/webhook-delivery-failure';
 import { computeSignature } from '../../domain/webhook-signature';
 import type { Database, Prisma } from '../../prisma/client';
-import { noteAttemptOutcomes } from './endpoint-failures';
+import { lockEndpointsToNote, noteAttemptOutcomes } from './endpoint-failures';
 import { loopbackAllowed } from './loopback-opt-in';
 import { post, type Answer } from './post';
 import { deliveryTimeoutMs, envelopeBody, signingSecrets } from './signing';
@@ -111,6 +111,8 @@ async function recordAttempt(
   at: Date,
   answer: Answer,
 ): Promise<AttemptDeliveryResult> {
+  const succeeded = isSuccessStatus(answer.responseStatus);
+  await lockEndpointsToNote(tx, [{ endpointId: input.endpointId, at, succeeded }]);
   await tx.$queryRaw`SELECT id FROM webhook_deliveries WHERE id = ${deliveryId} FOR UPDATE`;
   await tx.webhookDeliveryAttempt.createMany({
     data: [{ id: newId('webhookDeliveryAttempt'), deliveryId, attempt: input.attempt, requestedAt: at, ...answer }],
@@ -120,7 +122,6 @@ async function recordAttempt(
   // Cancelled or redelivered while the request was out: the attempt is on record, the state is not ours.
   if (delivery.status !== 'PENDING' || delivery.nextAttemptAt?.toISOString() !== input.claim) return { status: 'STOPPED' };
 
-  const succeeded = isSuccessStatus(answer.responseStatus);
   const disabled = await noteAttemptOutcomes(tx, [{ endpointId: input.endpointId, at, succeeded }]);
   if (succeeded) {
     await tx.webhookDelivery.update({

@@ -13,6 +13,24 @@ export interface AttemptOutcome {
 }
 
 /**
+ * Takes, in id order, the row locks noteAttemptOutcomes will need for these outcomes: the
+ * endpoints of failures, and those already failing (a success clears them). Called before the
+ * caller locks any delivery: webhooks/patch and delete lock an endpoint and then its deliveries,
+ * so a recorder taking a delivery first and its endpoint second deadlocks with them
+ * (docs/webhooks.md, "Lock order"). An endpoint that starts failing between this and the note is
+ * locked there, after the deliveries; that window is one statement wide.
+ */
+export async function lockEndpointsToNote(tx: Db, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const all = [...new Set(outcomes.map((o) => o.endpointId))];
+  const failed = [...new Set(outcomes.filter((o) => !o.succeeded).map((o) => o.endpointId))];
+  await tx.$queryRaw`
+    SELECT id FROM webhook_endpoints
+    WHERE id = ANY(${all}::text[]) AND (id = ANY(${failed}::text[]) OR failing_since IS NOT NULL)
+    ORDER BY id FOR UPDATE`;
+}
+
+/**
  * Notes attempts' outcomes on their endpoints (docs/webhooks.md, "Endpoints that keep failing"),
  * for the sender's batches and the retry workflows' single attempts alike: a success clears the
  * endpoint's `failing_since`, the first failure after it sets it; once an endpoint has failed for

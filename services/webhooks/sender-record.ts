@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids';
 import { isSuccessStatus } from '../../domain/webhook-delivery-failure';
 import { RETRY_DELAYS_MS } from '../../domain/webhook-retry-schedule';
 import type { Database } from '../../prisma/client';
-import { noteAttemptOutcomes } from './endpoint-failures';
+import { lockEndpointsToNote, noteAttemptOutcomes } from './endpoint-failures';
 import type { Answer } from './post';
 
 export interface SenderResult {
@@ -39,6 +39,7 @@ export async function recordSenderResults(db: Database, results: SenderResult[])
   const succeeded = results.filter((r) => isSuccessStatus(r.answer.responseStatus));
   const failed = results.filter((r) => !isSuccessStatus(r.answer.responseStatus));
   return db.$transaction(async (tx) => {
+    await lockEndpointsToNote(tx, results.map((r) => ({ endpointId: r.endpointId, at: r.at, succeeded: isSuccessStatus(r.answer.responseStatus) })));
     // One statement over arrays: Prisma's createMany spent ~0.17 ms of CPU per row building its
     // query (85 ms for a batch of 500, against 8 ms for this; docs/benchmarks.md, bench:webhooks).
     await tx.$executeRaw`

@@ -1,0 +1,151 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { attemptDelivery } from '../../services/webhooks/delivery-attempt';
+import { insertEndpoint } from '../../services/webhooks/repository';
+import { recordSenderResults } from '../../services/webhooks/sender-record';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+// docs/webhooks.md, "Lock order": webhooks/patch and delete lock an endpoint, then cancel its
+// PENDING deliveries. Each test holds that first lock in a transaction of its own (as a patch to
+// INACTIVE would), lets a recorder of attempts run into it, then cancels the deliveries as the
+// patch does. A recorder that had locked a delivery before waiting for the endpoint deadlocks here.
+
+let t: TestDatabase;
+let receiver: Server;
+let receiverUrl: string;
+let seq = 0;
+
+beforeAll(async () => {
+  process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
+  process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
+  t = await createTestDatabase();
+  await t.db.$executeRawUnsafe(`INSERT INTO accounts (id, name, updated_at) VALUES ('acct_locks', 'locks', now())`);
+  receiver = createServer((_req, res) => res.writeHead(500).end());
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  await t.drop();
+});
+
+interface Fixture {
+  endpointId: string;
+  eventId: string;
+  deliveryId: string;
+  leaseUntil: Date;
+  nextAttemptAt: Date;
+}
+
+async function fixture(options: { failingSince?: Date; handler: 'SENDER' | 'RETRY' }): Promise<Fixture> {
+  seq += 1;
+  const now = new Date();
+  const { row: endpoint } = await t.db.$transaction((tx) =>
+    insertEndpoint(tx, { accountId: 'acct_locks', channelId: null, url: `${receiverUrl}/${seq}`, eventTypes: ['CUSTOMER_CREATED'], now }),
+  );
+  await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { status: 'ACTIVE', failingSince: options.failingSince ?? null } });
+  const eventId = `evt_locks${seq}`;
+  const deliveryId = `whdl_locks${seq}`;
+  const leaseUntil = new Date(now.getTime() + 60_000);
+  const nextAttemptAt = new Date(now.getTime() - 1_000);
+  await t.db.$executeRaw`
+    INSERT INTO outbox_events (id, account_id, event_type, occurred_at, data, dispatched_at)
+    VALUES (${eventId}, 'acct_locks', 'CUSTOMER_CREATED', ${now}, '{}', ${now})`;
+  await t.db.$executeRaw`
+    INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, status, next_attempt_at, lease_until, created_at, updated_at, handler)
+    VALUES (${deliveryId}, 'acct_locks', ${endpoint.id}, ${eventId}, 'CUSTOMER_CREATED', 'PENDING', ${nextAttemptAt},
+            ${options.handler === 'SENDER' ? leaseUntil : null}, ${now}, ${now}, ${options.handler})`;
+  return { endpointId: endpoint.id, eventId, deliveryId, leaseUntil, nextAttemptAt };
+}
+
+/** A patch to INACTIVE, stopped after its first lock: `cancel()` does the rest and commits. */
+async function holdEndpointLock(endpointId: string) {
+  const client = new Client({ connectionString: t.url });
+  await client.connect();
+  await client.query('BEGIN');
+  // Without the lock order the two transactions deadlock: whichever PostgreSQL aborts, the test fails.
+  await client.query(`SET LOCAL lock_timeout = '10s'`);
+  await client.query('SELECT id FROM webhook_endpoints WHERE id = $1 FOR UPDATE', [endpointId]);
+  return {
+    async cancel() {
+      try {
+        await client.query(`UPDATE webhook_endpoints SET status = 'INACTIVE' WHERE id = $1`, [endpointId]);
+        const cancelled = await client.query(
+          `UPDATE webhook_deliveries SET status = 'CANCELLED', next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'PENDING'`,
+          [endpointId],
+        );
+        await client.query('COMMIT');
+        return cancelled.rowCount;
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Resolves once another session of this database waits on a row lock. */
+async function someoneWaitsOnALock(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const [row] = await t.db.$queryRaw<{ waiting: number }[]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if (row!.waiting > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('No session waited on the held endpoint lock.');
+}
+
+async function deliveryStatus(id: string) {
+  return (await t.db.webhookDelivery.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
+}
+
+function answer(responseStatus: number) {
+  return { responseStatus, error: null, durationMs: 5 };
+}
+
+it("the sender's failed attempt waits for the endpoint before touching its delivery", async () => {
+  const f = await fixture({ handler: 'SENDER' });
+  const patch = await holdEndpointLock(f.endpointId);
+  const recording = recordSenderResults(t.db, [
+    { deliveryId: f.deliveryId, endpointId: f.endpointId, eventId: f.eventId, attempt: 1, leaseUntil: f.leaseUntil, at: new Date(), answer: answer(500) },
+  ]);
+  await someoneWaitsOnALock();
+  await expect(patch.cancel()).resolves.toBe(1);
+  // Cancelled while its request was out: the attempt is on record, no retry is started.
+  await expect(recording).resolves.toEqual([]);
+  expect(await deliveryStatus(f.deliveryId)).toBe('CANCELLED');
+  expect(await t.db.webhookDeliveryAttempt.count({ where: { deliveryId: f.deliveryId } })).toBe(1);
+});
+
+it("the sender's success on a failing endpoint (which it clears) waits for the endpoint first", async () => {
+  const f = await fixture({ handler: 'SENDER', failingSince: new Date(Date.now() - 3_600_000) });
+  const patch = await holdEndpointLock(f.endpointId);
+  const recording = recordSenderResults(t.db, [
+    { deliveryId: f.deliveryId, endpointId: f.endpointId, eventId: f.eventId, attempt: 1, leaseUntil: f.leaseUntil, at: new Date(), answer: answer(200) },
+  ]);
+  await someoneWaitsOnALock();
+  await expect(patch.cancel()).resolves.toBe(1);
+  await expect(recording).resolves.toEqual([]);
+  expect(await deliveryStatus(f.deliveryId)).toBe('CANCELLED');
+});
+
+it("a retry workflow's failed attempt waits for the endpoint before locking its delivery", async () => {
+  const f = await fixture({ handler: 'RETRY' });
+  const patch = await holdEndpointLock(f.endpointId);
+  const attempt = attemptDelivery(t.db, {
+    eventId: f.eventId,
+    endpointId: f.endpointId,
+    attempt: 2,
+    claim: f.nextAttemptAt.toISOString(),
+    at: new Date().toISOString(),
+    retryInMs: 60_000,
+    createIfMissing: false,
+  });
+  await someoneWaitsOnALock();
+  await expect(patch.cancel()).resolves.toBe(1);
+  await expect(attempt).resolves.toEqual({ status: 'STOPPED' });
+  expect(await deliveryStatus(f.deliveryId)).toBe('CANCELLED');
+  expect(await t.db.webhookDeliveryAttempt.count({ where: { deliveryId: f.deliveryId } })).toBe(1);
+});
