@@ -56,7 +56,9 @@ describe('claims of the charge path', () => {
       const payment = await database.db.payment.findUniqueOrThrow({ where: { accountId_idempotencyKey: { accountId, idempotencyKey: input.idempotencyKey } } });
       const [{ open }] = await database.db.$queryRaw<Array<{ open: number }>>`
         SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
-      const [{ locks }] = await database.db.$queryRaw<Array<{ locks: number }>>`SELECT count(*)::int AS locks FROM pg_locks WHERE locktype = 'advisory'`;
+      const [{ locks }] = await database.db.$queryRaw<Array<{ locks: number }>>`
+        SELECT count(*)::int AS locks FROM pg_locks
+        WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
       seen.push({ status: payment.status, attemptKey: payment.attemptKey, openTransactions: open, advisoryLocks: locks });
     });
     const summary = await chargePayment({ db: database.db, providers: registry }, input);
