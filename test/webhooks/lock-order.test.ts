@@ -105,13 +105,19 @@ function answer(responseStatus: number) {
   return { responseStatus, error: null, durationMs: 5 };
 }
 
-it("the sender's failed attempt waits for the endpoint before touching its delivery", async () => {
-  const f = await fixture({ handler: 'SENDER' });
+/** The sender records one attempt of `f` answered with `status` while a patch holds its endpoint. */
+async function senderRecordsDuringPatch(f: Fixture, status: number) {
   const patch = await holdEndpointLock(f.endpointId);
   const recording = recordSenderResults(t.db, [
-    { deliveryId: f.deliveryId, endpointId: f.endpointId, eventId: f.eventId, attempt: 1, leaseUntil: f.leaseUntil, at: new Date(), answer: answer(500) },
+    { deliveryId: f.deliveryId, endpointId: f.endpointId, eventId: f.eventId, attempt: 1, leaseUntil: f.leaseUntil, at: new Date(), answer: answer(status) },
   ]);
   await someoneWaitsOnALock();
+  return { patch, recording };
+}
+
+it("the sender's failed attempt waits for the endpoint before touching its delivery", async () => {
+  const f = await fixture({ handler: 'SENDER' });
+  const { patch, recording } = await senderRecordsDuringPatch(f, 500);
   await expect(patch.cancel()).resolves.toBe(1);
   // Cancelled while its request was out: the attempt is on record, no retry is started.
   await expect(recording).resolves.toEqual([]);
@@ -121,11 +127,7 @@ it("the sender's failed attempt waits for the endpoint before touching its deliv
 
 it("the sender's success on a failing endpoint (which it clears) waits for the endpoint first", async () => {
   const f = await fixture({ handler: 'SENDER', failingSince: new Date(Date.now() - 3_600_000) });
-  const patch = await holdEndpointLock(f.endpointId);
-  const recording = recordSenderResults(t.db, [
-    { deliveryId: f.deliveryId, endpointId: f.endpointId, eventId: f.eventId, attempt: 1, leaseUntil: f.leaseUntil, at: new Date(), answer: answer(200) },
-  ]);
-  await someoneWaitsOnALock();
+  const { patch, recording } = await senderRecordsDuringPatch(f, 200);
   await expect(patch.cancel()).resolves.toBe(1);
   await expect(recording).resolves.toEqual([]);
   expect(await deliveryStatus(f.deliveryId)).toBe('CANCELLED');
