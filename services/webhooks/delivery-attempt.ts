@@ -113,7 +113,7 @@ async function recordAttempt(
 ): Promise<AttemptDeliveryResult> {
   const succeeded = isSuccessStatus(answer.responseStatus);
   const outcome = { endpointId: input.endpointId, at, succeeded };
-  await lockEndpointsToNote(tx, [outcome]);
+  const failing = await lockEndpointsToNote(tx, [outcome]);
   await tx.$queryRaw`SELECT id FROM webhook_deliveries WHERE id = ${deliveryId} FOR UPDATE`;
   await tx.webhookDeliveryAttempt.createMany({
     data: [{ id: newId('webhookDeliveryAttempt'), deliveryId, attempt: input.attempt, requestedAt: at, ...answer }],
@@ -123,7 +123,7 @@ async function recordAttempt(
   // Cancelled or redelivered while the request was out: the attempt is on record, the state is not ours.
   if (delivery.status !== 'PENDING' || delivery.nextAttemptAt?.toISOString() !== input.claim) return { status: 'STOPPED' };
 
-  const disabled = await noteAttemptOutcomes(tx, [outcome]);
+  const disabled = await noteAttemptOutcomes(tx, [outcome], failing);
   if (succeeded) {
     await tx.webhookDelivery.update({
       where: { id: deliveryId },

@@ -12,22 +12,27 @@ export interface AttemptOutcome {
   succeeded: boolean;
 }
 
+/** What lockEndpointsToNote found: the endpoints that were already failing, which a success clears. */
+export type FailingEndpoints = ReadonlySet<string>;
+
 /**
  * Takes, in id order, the row locks noteAttemptOutcomes will need for these outcomes: the
  * endpoints of failures, and those already failing (a success clears them). Called before the
  * caller locks any delivery: webhooks/patch and delete lock an endpoint and then its deliveries,
  * so a recorder taking a delivery first and its endpoint second deadlocks with them
- * (docs/webhooks.md, "Lock order"). An endpoint that starts failing between this and the note is
- * locked there, after the deliveries; that window is one statement wide.
+ * (docs/webhooks.md, "Lock order"). Returns the endpoints that were failing: noteAttemptOutcomes
+ * clears only those, so it writes no endpoint this did not lock. One that starts failing after
+ * this statement keeps its mark through this batch's successes: they were concurrent.
  */
-export async function lockEndpointsToNote(tx: Db, outcomes: AttemptOutcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
+export async function lockEndpointsToNote(tx: Db, outcomes: AttemptOutcome[]): Promise<FailingEndpoints> {
+  if (outcomes.length === 0) return new Set();
   const all = [...new Set(outcomes.map((o) => o.endpointId))];
   const failed = [...new Set(outcomes.filter((o) => !o.succeeded).map((o) => o.endpointId))];
-  await tx.$queryRaw`
-    SELECT id FROM webhook_endpoints
+  const locked = await tx.$queryRaw<{ id: string; failing: boolean }[]>`
+    SELECT id, failing_since IS NOT NULL AS failing FROM webhook_endpoints
     WHERE id = ANY(${all}::text[]) AND (id = ANY(${failed}::text[]) OR failing_since IS NOT NULL)
     ORDER BY id FOR UPDATE`;
+  return new Set(locked.filter((row) => row.failing).map((row) => row.id));
 }
 
 /**
@@ -35,18 +40,21 @@ export async function lockEndpointsToNote(tx: Db, outcomes: AttemptOutcome[]): P
  * for the sender's batches and the retry workflows' single attempts alike: a success clears the
  * endpoint's `failing_since`, the first failure after it sets it; once an endpoint has failed for
  * ENDPOINT_DISABLE_AFTER_MS with no success in between, it is DISABLED and everything still
- * pending for it is cancelled. Returns the endpoints this call disabled.
+ * pending for it is cancelled. `failing` is what lockEndpointsToNote returned for a superset of
+ * these outcomes, in the same transaction. Returns the endpoints this call disabled.
  */
-export async function noteAttemptOutcomes(tx: Db, outcomes: AttemptOutcome[]): Promise<Set<string>> {
+export async function noteAttemptOutcomes(tx: Db, outcomes: AttemptOutcome[], failing: FailingEndpoints): Promise<Set<string>> {
   const recovered: string[] = [];
-  const failing: { id: string; firstFailure: string; reset: boolean; lastFailure: string }[] = [];
+  const failures: { id: string; firstFailure: string; reset: boolean; lastFailure: string }[] = [];
   for (const endpointId of [...new Set(outcomes.map((o) => o.endpointId))].sort()) {
     const own = outcomes.filter((o) => o.endpointId === endpointId).sort((a, b) => a.at.getTime() - b.at.getTime());
     const lastSuccess = [...own].reverse().find((o) => o.succeeded);
     const failuresAfter = own.filter((o) => !o.succeeded && (!lastSuccess || o.at > lastSuccess.at));
-    if (failuresAfter.length === 0) recovered.push(endpointId);
-    else {
-      failing.push({
+    if (failuresAfter.length === 0) {
+      // Healthy when locked: nothing to clear, and no statement (every success of a healthy endpoint).
+      if (failing.has(endpointId)) recovered.push(endpointId);
+    } else {
+      failures.push({
         id: endpointId,
         firstFailure: failuresAfter[0]!.at.toISOString(),
         // A success in the batch ends the run of failures: the run restarts at the first failure after it.
@@ -56,18 +64,16 @@ export async function noteAttemptOutcomes(tx: Db, outcomes: AttemptOutcome[]): P
     }
   }
   if (recovered.length > 0) {
-    // Matches no row while an endpoint is healthy, so successes take no endpoint lock.
-    await tx.$executeRaw`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(${recovered}::text[]) AND failing_since IS NOT NULL`;
+    await tx.$executeRaw`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(${recovered}::text[])`;
   }
   const disabled = new Set<string>();
-  if (failing.length === 0) return disabled;
+  if (failures.length === 0) return disabled;
 
-  // Locked in id order: concurrent batches naming the same endpoints cannot deadlock on them.
-  await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ANY(${failing.map((f) => f.id)}::text[]) ORDER BY id FOR UPDATE`;
+  // Every endpoint with a failure here was locked, in id order, by lockEndpointsToNote.
   const marked = await tx.$queryRaw<{ id: string; status: string; failing_since: Date; deleted_at: Date | null; last_failure: Date }[]>`
     UPDATE webhook_endpoints e
     SET failing_since = CASE WHEN v.reset THEN v.first_failure ELSE COALESCE(e.failing_since, v.first_failure) END
-    FROM unnest(${failing.map((f) => f.id)}::text[], ${failing.map((f) => f.firstFailure)}::timestamptz[], ${failing.map((f) => f.reset)}::boolean[], ${failing.map((f) => f.lastFailure)}::timestamptz[])
+    FROM unnest(${failures.map((f) => f.id)}::text[], ${failures.map((f) => f.firstFailure)}::timestamptz[], ${failures.map((f) => f.reset)}::boolean[], ${failures.map((f) => f.lastFailure)}::timestamptz[])
       AS v(id, first_failure, reset, last_failure)
     WHERE e.id = v.id
     RETURNING e.id, e.status, e.failing_since, e.deleted_at, v.last_failure`;

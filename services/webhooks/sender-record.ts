@@ -39,7 +39,7 @@ export async function recordSenderResults(db: Database, results: SenderResult[])
   const succeeded = results.filter((r) => isSuccessStatus(r.answer.responseStatus));
   const failed = results.filter((r) => !isSuccessStatus(r.answer.responseStatus));
   return db.$transaction(async (tx) => {
-    await lockEndpointsToNote(tx, results.map((r) => ({ endpointId: r.endpointId, at: r.at, succeeded: isSuccessStatus(r.answer.responseStatus) })));
+    const failing = await lockEndpointsToNote(tx, results.map((r) => ({ endpointId: r.endpointId, at: r.at, succeeded: isSuccessStatus(r.answer.responseStatus) })));
     // One statement over arrays: Prisma's createMany spent ~0.17 ms of CPU per row building its
     // query (85 ms for a batch of 500, against 8 ms for this; docs/benchmarks.md, bench:webhooks).
     await tx.$executeRaw`
@@ -81,6 +81,7 @@ export async function recordSenderResults(db: Database, results: SenderResult[])
     const disabled = await noteAttemptOutcomes(
       tx,
       ours.map((r) => ({ endpointId: r.endpointId, at: r.at, succeeded: delivered.has(r.deliveryId) })),
+      failing,
     );
     const failedFinally = failed.filter((r) => retrying.has(r.deliveryId) && disabled.has(r.endpointId));
     for (const r of failedFinally) {

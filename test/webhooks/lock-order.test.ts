@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { attemptDelivery } from '../../services/webhooks/delivery-attempt';
-import { insertEndpoint } from '../../services/webhooks/repository';
 import { recordSenderResults } from '../../services/webhooks/sender-record';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { pendingDelivery, senderResult, type RecorderFixture } from './recorder-fixtures';
 
 // docs/webhooks.md, "Lock order": webhooks/patch and delete lock an endpoint, then cancel its
 // PENDING deliveries. Each test holds that first lock in a transaction of its own (as a patch to
@@ -15,7 +15,6 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 let t: TestDatabase;
 let receiver: Server;
 let receiverUrl: string;
-let seq = 0;
 
 beforeAll(async () => {
   process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
@@ -31,33 +30,8 @@ afterAll(async () => {
   await t.drop();
 });
 
-interface Fixture {
-  endpointId: string;
-  eventId: string;
-  deliveryId: string;
-  leaseUntil: Date;
-  nextAttemptAt: Date;
-}
-
-async function fixture(options: { failingSince?: Date; handler: 'SENDER' | 'RETRY' }): Promise<Fixture> {
-  seq += 1;
-  const now = new Date();
-  const { row: endpoint } = await t.db.$transaction((tx) =>
-    insertEndpoint(tx, { accountId: 'acct_locks', channelId: null, url: `${receiverUrl}/${seq}`, eventTypes: ['CUSTOMER_CREATED'], now }),
-  );
-  await t.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { status: 'ACTIVE', failingSince: options.failingSince ?? null } });
-  const eventId = `evt_locks${seq}`;
-  const deliveryId = `whdl_locks${seq}`;
-  const leaseUntil = new Date(now.getTime() + 60_000);
-  const nextAttemptAt = new Date(now.getTime() - 1_000);
-  await t.db.$executeRaw`
-    INSERT INTO outbox_events (id, account_id, event_type, occurred_at, data, dispatched_at)
-    VALUES (${eventId}, 'acct_locks', 'CUSTOMER_CREATED', ${now}, '{}', ${now})`;
-  await t.db.$executeRaw`
-    INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, status, next_attempt_at, lease_until, created_at, updated_at, handler)
-    VALUES (${deliveryId}, 'acct_locks', ${endpoint.id}, ${eventId}, 'CUSTOMER_CREATED', 'PENDING', ${nextAttemptAt},
-            ${options.handler === 'SENDER' ? leaseUntil : null}, ${now}, ${now}, ${options.handler})`;
-  return { endpointId: endpoint.id, eventId, deliveryId, leaseUntil, nextAttemptAt };
+function fixture(options: { failingSince?: Date; handler: 'SENDER' | 'RETRY' }): Promise<RecorderFixture> {
+  return pendingDelivery(t.db, { accountId: 'acct_locks', url: receiverUrl, ...options });
 }
 
 /** A patch to INACTIVE, stopped after its first lock: `cancel()` does the rest and commits. */
@@ -101,16 +75,10 @@ async function deliveryStatus(id: string) {
   return (await t.db.webhookDelivery.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
 }
 
-function answer(responseStatus: number) {
-  return { responseStatus, error: null, durationMs: 5 };
-}
-
 /** The sender records one attempt of `f` answered with `status` while a patch holds its endpoint. */
-async function senderRecordsDuringPatch(f: Fixture, status: number) {
+async function senderRecordsDuringPatch(f: RecorderFixture, status: number) {
   const patch = await holdEndpointLock(f.endpointId);
-  const recording = recordSenderResults(t.db, [
-    { deliveryId: f.deliveryId, endpointId: f.endpointId, eventId: f.eventId, attempt: 1, leaseUntil: f.leaseUntil, at: new Date(), answer: answer(status) },
-  ]);
+  const recording = recordSenderResults(t.db, [senderResult(f, status)]);
   await someoneWaitsOnALock();
   return { patch, recording };
 }
