@@ -7,6 +7,8 @@ import { urlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
 import { secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from './http/server';
+import { ApiMetrics } from './http/metrics';
+import { processMetrics } from '../services/metrics/process-metrics';
 
 /** Runs the HTTP API on its own: `DATABASE_URL`, Temporal's settings (services/temporal/connection-settings.ts), `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */
 async function main(): Promise<void> {
@@ -25,7 +27,7 @@ async function main(): Promise<void> {
   const temporal = new Client({ connection, namespace });
   const server = buildServer(
     { db, temporal, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
-    { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL },
+    { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL, metrics: new ApiMetrics(processMetrics()) },
   );
   await server.listen({ port: config.port, host: config.host });
   const stop = async () => {

@@ -9,6 +9,7 @@ import { ensureSecretsKey, secretsKey } from '../services/secrets/secrets-key';
 import { ApiMetrics } from '../api/http/metrics';
 import { buildServer } from '../api/http/server';
 import { registerBusinessMetrics } from '../services/metrics/business-metrics';
+import { processMetrics } from '../services/metrics/process-metrics';
 import { workerRuntime } from '../worker/runtime-options';
 import { createDatabase } from '../prisma/client';
 import { temporalConfigured, temporalSettings } from '../services/temporal/connection-settings';
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     const config = apiConfigFromEnv(db);
     const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${config.port}`;
     // One process runs both here, so the API's /metrics carries the worker's business gauges too.
-    const metrics = new ApiMetrics();
+    const metrics = new ApiMetrics(processMetrics());
     registerBusinessMetrics(metrics.registry, db);
     const server = buildServer(
       { db, temporal: temporalClient, rateLimiter: config.rateLimiter, secretCache: config.secretCache },

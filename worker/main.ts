@@ -7,6 +7,7 @@ import { createWorker, drainWorkerBackground } from './create-worker';
 import { startWorkerHealthServer } from './health-server';
 import { ensureMaintenanceWorkflows } from './maintenance';
 import { WorkerMetrics } from './metrics';
+import { processMetrics } from '../services/metrics/process-metrics';
 import { workerRuntime } from './runtime-options';
 import { maxCachedWorkflowsFromEnv } from './workflow-cache';
 import { bundleWorkflowsInChild } from './workflow-bundle';
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   const temporal = new Client({ connection: clientConnection, namespace });
   await ensureMaintenanceWorkflows(temporal);
   const healthPort = Number(process.env.WORKER_HEALTH_PORT ?? 0);
-  const health = healthPort > 0 ? await startWorkerHealthServer(healthPort, { worker, db, temporal, metrics: new WorkerMetrics(db, runtime.sdkMetricsAddress) }) : undefined;
+  const health = healthPort > 0 ? await startWorkerHealthServer(healthPort, { worker, db, temporal, metrics: new WorkerMetrics(db, processMetrics(), runtime.sdkMetricsAddress) }) : undefined;
   // The SDK shuts the worker down gracefully on SIGINT and SIGTERM; run() resolves after it drains.
   await worker.run();
   await drainWorkerBackground(worker);

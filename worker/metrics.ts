@@ -1,7 +1,6 @@
 import { Registry } from 'prom-client';
 import type { Database } from '../prisma/client';
 import { registerBusinessMetrics } from '../services/metrics/business-metrics';
-import { processMetrics } from '../services/metrics/process-metrics';
 
 /**
  * The worker's `/metrics` (docs/operators.md, "Metrics"): the process's own and the business
@@ -12,13 +11,15 @@ import { processMetrics } from '../services/metrics/process-metrics';
 export class WorkerMetrics {
   readonly registry: Registry;
 
+  /** `processRegistry`: the process's own metrics (processMetrics(), from worker/main.ts). */
   constructor(
     db: Database,
+    processRegistry: Registry,
     private readonly sdkMetricsAddress?: string,
   ) {
     const business = new Registry();
     registerBusinessMetrics(business, db);
-    this.registry = Registry.merge([processMetrics(), business]);
+    this.registry = Registry.merge([processRegistry, business]);
   }
 
   get contentType(): string {

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { processMetrics } from '../../services/metrics/process-metrics';
 
 /** The operation of a request no route knows (an unknown /v2 path included): one label value, whatever was asked. */
 const UNMATCHED = 'unmatched';
@@ -32,8 +31,13 @@ export class ApiMetrics {
     registers: [this.own],
   });
 
-  /** What `/metrics` serves: these and the process's metrics. Declared last: a merge copies the metrics registered so far. */
-  readonly registry = Registry.merge([processMetrics(), this.own]);
+  /** What `/metrics` serves: these and the process's metrics. Made last: a merge copies the metrics registered so far. */
+  readonly registry: Registry;
+
+  /** `processRegistry`: the process's own metrics (processMetrics(), from the entry point), served beside the API's. */
+  constructor(processRegistry?: Registry) {
+    this.registry = Registry.merge([...(processRegistry ? [processRegistry] : []), this.own]);
+  }
 
   observe(operation: string, status: number, seconds: number, replayed: boolean): void {
     const statusLabel = String(status);

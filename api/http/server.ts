@@ -30,7 +30,7 @@ export interface ServerOptions {
   logLevel?: string;
   /** The logger to write to (services/logging/logger.ts); by default one is made at `logLevel`, none when that is absent or `silent`. */
   logger?: Logger;
-  /** Where the counters live; a fresh set per server by default. */
+  /** Where the counters live; by default a fresh set per server, without the process's own metrics (entry points pass those: services/metrics/process-metrics.ts). */
   metrics?: ApiMetrics;
   publicUrl?: string;
   /** Fastify's `trustProxy`; default from TRUST_PROXY (api/http/trust-proxy.ts). */

@@ -1,8 +1,11 @@
+import { ApiMetrics } from '../../api/http/metrics';
+import { processMetrics } from '../../services/metrics/process-metrics';
 import { usePlatform } from '../support/platform';
 import { samplesOf, valueOf, type Sample } from './prometheus-text';
 
 // Three requests per operation and key, then 429: enough for the replay test, and the fourth list is refused.
-const platform = usePlatform({ quota: { ratePerSecond: 0.001, burst: 3 } });
+// The process's metrics as api/main.ts hands them in.
+const platform = usePlatform({ quota: { ratePerSecond: 0.001, burst: 3 }, metrics: new ApiMetrics(processMetrics()) });
 
 async function scrape(): Promise<Sample[]> {
   const response = await fetch(`${platform.baseUrl}/metrics`);

@@ -4,6 +4,7 @@ import { EVENT_NAMES, EVENT_TYPES } from '../../domain/event-catalogue';
 import { newId } from '../../domain/ids';
 import { startWorkerHealthServer } from '../../worker/health-server';
 import { WorkerMetrics } from '../../worker/metrics';
+import { processMetrics } from '../../services/metrics/process-metrics';
 import { workerRuntime } from '../../worker/runtime-options';
 import { startPlatform, type Platform } from '../support/platform';
 import { samplesOf, valueOf, type Sample } from './prometheus-text';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   // The worker process's own Runtime (worker/main.ts), its SDK exporter on a port of its own.
   const runtime = await workerRuntime({ TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${await freePort()}` }, { level: 'error', destination: { write: () => {} } });
   platform = await startPlatform({ runtime: runtime.options });
-  health = await startWorkerHealthServer(0, { worker: platform.worker, db: platform.db, temporal: platform.env.client, metrics: new WorkerMetrics(platform.db, runtime.sdkMetricsAddress) });
+  health = await startWorkerHealthServer(0, { worker: platform.worker, db: platform.db, temporal: platform.env.client, metrics: new WorkerMetrics(platform.db, processMetrics(), runtime.sdkMetricsAddress) });
   healthUrl = `http://127.0.0.1:${(health.address() as AddressInfo).port}`;
 });
 

@@ -19,8 +19,13 @@ interface Started {
   exited: Promise<number | null>;
 }
 
+/** Starts not yet stopped: a failed assertion leaves one running, and jest would wait on it for good. */
+const running = new Set<ChildProcess>();
+
 function start(env: NodeJS.ProcessEnv): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env: { ...process.env, ...env } });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -61,6 +66,14 @@ describe('npm start', () => {
   });
 
   afterAll(async () => {
+    for (const child of running) {
+      // Ctrl-C, as a test that got this far would have sent; a start that ignores it is killed.
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGINT');
+      const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(kill);
+    }
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -81,6 +94,8 @@ describe('npm start', () => {
     expect(list.status).toBe(200);
     expect(((await list.json()) as any).items.map((k: { id: string }) => k.id)).toEqual([keyId]);
     expect((await fetch(`${api}/docs`)).status).toBe(200);
+    // The process's own metrics, which only the entry point sets up (services/metrics/process-metrics.ts).
+    expect(await (await fetch(`${api}/metrics`)).text()).toMatch(/^process_resident_memory_bytes [1-9]/m);
     expect(out).toContain(`http://localhost:${env.PORT}/dashboard/`);
     expect((await fetch(`${api}/dashboard/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);

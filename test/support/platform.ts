@@ -6,6 +6,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type RuntimeOptions, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import type { SecretCache } from '../../api/auth/secret-cache';
+import type { ApiMetrics } from '../../api/http/metrics';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter, type Quota } from '../../api/rate-limit/token-bucket';
 import type { Database } from '../../prisma/client';
@@ -52,6 +53,8 @@ export interface PlatformOptions {
   temporalAddress?: string;
   /** The Temporal Runtime of the test file, installed by its first platform (a file's later platforms share it). */
   runtime?: RuntimeOptions;
+  /** The API's metrics; by default its own counters without the process's (as buildServer makes them). */
+  metrics?: ApiMetrics;
 }
 
 /**
@@ -90,7 +93,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const quota = options.quota ?? { ratePerSecond: 10_000, burst: 10_000 };
   const server = buildServer(
     { db, temporal: env.client, rateLimiter: new RateLimiter(() => quota), secretCache: options.secretCache },
-    { bodyLimitBytes: options.bodyLimitBytes },
+    { bodyLimitBytes: options.bodyLimitBytes, metrics: options.metrics },
   );
   await server.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
