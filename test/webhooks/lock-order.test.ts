@@ -1,42 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { attemptDelivery } from '../../services/webhooks/delivery-attempt';
 import { recordSenderResults } from '../../services/webhooks/sender-record';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { pendingDelivery, senderResult, type RecorderFixture } from './recorder-fixtures';
+import { retryAttempt, senderResult, useRecorderWorld, type RecorderFixture } from './recorder-fixtures';
 
 // docs/webhooks.md, "Lock order": webhooks/patch and delete lock an endpoint, then cancel its
 // PENDING deliveries. Each test holds that first lock in a transaction of its own (as a patch to
 // INACTIVE would), lets a recorder of attempts run into it, then cancels the deliveries as the
 // patch does. A recorder that had locked a delivery before waiting for the endpoint deadlocks here.
 
-let t: TestDatabase;
-let receiver: Server;
-let receiverUrl: string;
-
-beforeAll(async () => {
-  process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
-  process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
-  t = await createTestDatabase();
-  await t.db.$executeRawUnsafe(`INSERT INTO accounts (id, name, updated_at) VALUES ('acct_locks', 'locks', now())`);
-  receiver = createServer((_req, res) => res.writeHead(500).end());
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
-  await t.drop();
-});
-
-function fixture(options: { failingSince?: Date; handler: 'SENDER' | 'RETRY' }): Promise<RecorderFixture> {
-  return pendingDelivery(t.db, { accountId: 'acct_locks', url: receiverUrl, ...options });
-}
+const world = useRecorderWorld('acct_locks', 500);
+const fixture = world.fixture;
 
 /** A patch to INACTIVE, stopped after its first lock: `cancel()` does the rest and commits. */
 async function holdEndpointLock(endpointId: string) {
-  const client = new Client({ connectionString: t.url });
+  const client = new Client({ connectionString: world.t.url });
   await client.connect();
   await client.query('BEGIN');
   // Without the lock order the two transactions deadlock: whichever PostgreSQL aborts, the test fails.
@@ -63,7 +40,7 @@ async function holdEndpointLock(endpointId: string) {
 async function someoneWaitsOnALock(): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const [row] = await t.db.$queryRaw<{ waiting: number }[]>`
+    const [row] = await world.t.db.$queryRaw<{ waiting: number }[]>`
       SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
     if (row!.waiting > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -72,13 +49,13 @@ async function someoneWaitsOnALock(): Promise<void> {
 }
 
 async function deliveryStatus(id: string) {
-  return (await t.db.webhookDelivery.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
+  return (await world.t.db.webhookDelivery.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
 }
 
 /** The sender records one attempt of `f` answered with `status` while a patch holds its endpoint. */
 async function senderRecordsDuringPatch(f: RecorderFixture, status: number) {
   const patch = await holdEndpointLock(f.endpointId);
-  const recording = recordSenderResults(t.db, [senderResult(f, status)]);
+  const recording = recordSenderResults(world.t.db, [senderResult(f, status)]);
   await someoneWaitsOnALock();
   return { patch, recording };
 }
@@ -90,7 +67,7 @@ it("the sender's failed attempt waits for the endpoint before touching its deliv
   // Cancelled while its request was out: the attempt is on record, no retry is started.
   await expect(recording).resolves.toEqual([]);
   expect(await deliveryStatus(f.deliveryId)).toBe('CANCELLED');
-  expect(await t.db.webhookDeliveryAttempt.count({ where: { deliveryId: f.deliveryId } })).toBe(1);
+  expect(await world.t.db.webhookDeliveryAttempt.count({ where: { deliveryId: f.deliveryId } })).toBe(1);
 });
 
 it("the sender's success on a failing endpoint (which it clears) waits for the endpoint first", async () => {
@@ -104,18 +81,10 @@ it("the sender's success on a failing endpoint (which it clears) waits for the e
 it("a retry workflow's failed attempt waits for the endpoint before locking its delivery", async () => {
   const f = await fixture({ handler: 'RETRY' });
   const patch = await holdEndpointLock(f.endpointId);
-  const attempt = attemptDelivery(t.db, {
-    eventId: f.eventId,
-    endpointId: f.endpointId,
-    attempt: 2,
-    claim: f.nextAttemptAt.toISOString(),
-    at: new Date().toISOString(),
-    retryInMs: 60_000,
-    createIfMissing: false,
-  });
+  const attempt = attemptDelivery(world.t.db, retryAttempt(f));
   await someoneWaitsOnALock();
   await expect(patch.cancel()).resolves.toBe(1);
   await expect(attempt).resolves.toEqual({ status: 'STOPPED' });
   expect(await deliveryStatus(f.deliveryId)).toBe('CANCELLED');
-  expect(await t.db.webhookDeliveryAttempt.count({ where: { deliveryId: f.deliveryId } })).toBe(1);
+  expect(await world.t.db.webhookDeliveryAttempt.count({ where: { deliveryId: f.deliveryId } })).toBe(1);
 });

@@ -1,6 +1,11 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import type { Database } from '../../prisma/client';
+import type { AttemptDeliveryInput } from '../../services/webhooks/delivery-attempt';
 import { insertEndpoint } from '../../services/webhooks/repository';
 import type { SenderResult } from '../../services/webhooks/sender-record';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 
 /**
  * An ACTIVE endpoint with one PENDING delivery, as the webhook sender (a lease) or a retry
@@ -51,5 +56,54 @@ export function senderResult(f: RecorderFixture, status: number, at = new Date()
     leaseUntil: f.leaseUntil,
     at,
     answer: { responseStatus: status, error: null, durationMs: 5 },
+  };
+}
+
+/** A retry workflow's second attempt at `f`, made now, on the claim the fixture gave it. */
+export function retryAttempt(f: RecorderFixture): AttemptDeliveryInput {
+  return {
+    eventId: f.eventId,
+    endpointId: f.endpointId,
+    attempt: 2,
+    claim: f.nextAttemptAt.toISOString(),
+    at: new Date().toISOString(),
+    retryInMs: 60_000,
+    createIfMissing: false,
+  };
+}
+
+export interface RecorderWorld {
+  /** The file's database; filled once its `beforeAll` has run. */
+  readonly t: TestDatabase;
+  fixture(options: { handler: 'SENDER' | 'RETRY'; failingSince?: Date }): Promise<RecorderFixture>;
+}
+
+/**
+ * A database of the test file's own with one account, and a loopback receiver answering every
+ * request with `receiverStatus` (a retry's attempt really POSTs), started in a `beforeAll` and
+ * stopped in an `afterAll`, both registered here.
+ */
+export function useRecorderWorld(accountId: string, receiverStatus: number): RecorderWorld {
+  let t: TestDatabase | undefined;
+  let receiver: Server | undefined;
+  let url = '';
+  beforeAll(async () => {
+    process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
+    process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
+    t = await createTestDatabase();
+    await t.db.$executeRaw`INSERT INTO accounts (id, name, updated_at) VALUES (${accountId}, ${accountId}, now())`;
+    receiver = createServer((_req, res) => res.writeHead(receiverStatus).end());
+    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(async () => {
+    if (receiver) await new Promise((resolve) => receiver!.close(resolve));
+    await t?.drop();
+  });
+  return {
+    get t() {
+      return t!;
+    },
+    fixture: (options) => pendingDelivery(t!.db, { accountId, url, ...options }),
   };
 }
