@@ -3,13 +3,13 @@ import type { Client } from '@temporalio/client';
 import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
-import { recordEvent } from '../../prisma/outbox';
+import { outboxRow, recordEvent } from '../../prisma/outbox';
 import { customerSnapshotOf, serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow } from './invoice-object';
 import { chargeableInstrument, chargedInstrumentId } from '../payment-instruments/chargeable-instrument';
 import type { Scope } from '../scope';
 import { startInvoiceCollection } from '../workflows/invoice-collection';
 import { findInvoiceCustomer, lockAndReadVisibleInvoice } from './repository';
-import { updateInvoiceColumns } from './invoice-columns-update';
+import { updateInvoiceColumns, withInvoiceColumns } from './invoice-columns-update';
 import { planBalanceSettlement, recordBalanceSettlement } from '../customer-balance/finalization';
 
 type Transaction = Prisma.TransactionClient;
@@ -96,7 +96,7 @@ export async function finalizeDraft(
   await recordBalanceSettlement(tx, row, balance, now);
   const status = balance.amountDue === 0 ? nextStatus('finalizeZeroTotal', row.status) : nextStatus('finalize', row.status);
   const charged = row.collectionMethod === 'CHARGE_AUTOMATICALLY' && status === 'OPEN';
-  const saved = await updateInvoiceColumns(tx, row, {
+  const change = {
     status,
     customerSnapshot: customerSnapshotOf(customer),
     finalizedAt: now,
@@ -105,11 +105,13 @@ export async function finalizeDraft(
     amountDetails: { ...(row.amountDetails as object), balance_applied: balance.balanceApplied, balance_credited: balance.balanceCredited },
     ...(charged ? { paymentInstrumentId: chargedInstrumentId(row.paymentInstrumentId, customer) ?? null } : {}),
     ...(status === 'PAID' ? { paidAt: now } : {}),
-  });
-  const invoice = serializeInvoice(saved, { now });
-  const event = { accountId: saved.accountId, channelId: saved.channelId, data: { invoice }, occurredAt: now };
-  await recordEvent(tx, { ...event, name: 'InvoiceFinalized' });
-  if (status === 'PAID') await recordEvent(tx, { ...event, name: 'InvoicePaid' });
+  };
+  // The answer and the events are built from the row as the update leaves it, so one statement
+  // writes the invoice and its events.
+  const invoice = serializeInvoice(withInvoiceColumns(row, change), { now });
+  const event = { accountId: row.accountId, channelId: row.channelId, data: { invoice }, occurredAt: now };
+  const events = [outboxRow({ ...event, name: 'InvoiceFinalized' }), ...(status === 'PAID' ? [outboxRow({ ...event, name: 'InvoicePaid' })] : [])];
+  const saved = await updateInvoiceColumns(tx, row, change, events);
   return { row: saved, invoice, charged };
 }
 

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../prisma/client';
+import type { OutboxRow } from '../../prisma/outbox';
 import { sqlStatement, writeRows, type SqlStatement } from '../../prisma/statements';
 import type { InvoiceRow } from './invoice-object';
 import { INVOICE_COLUMNS } from './invoice-read';
@@ -38,34 +39,72 @@ const COLUMNS: Record<keyof InvoiceColumnsChange, string> = {
 
 const JSON_COLUMNS = new Set<keyof InvoiceColumnsChange>(['customerSnapshot', 'amountDetails']);
 
-/** One statement per set of columns written, declared the first time that set is: a handful exist. */
+/** One statement per set of columns written (with or without events), declared the first time that set is: a handful exist. */
 const statements = new Map<string, SqlStatement>();
 
-function statementFor(fields: Array<keyof InvoiceColumnsChange>): SqlStatement {
-  const key = fields.join(',');
+function statementFor(fields: Array<keyof InvoiceColumnsChange>, withEvents: boolean): SqlStatement {
+  const key = `${fields.join(',')}${withEvents ? '+events' : ''}`;
   let statement = statements.get(key);
   if (!statement) {
     const sets = fields.map((field, index) => `${COLUMNS[field]} = $${index + 2}${JSON_COLUMNS.has(field) ? '::jsonb' : ''}`);
-    statement = sqlStatement(`invoices.update(${key})`, `UPDATE invoices AS i SET ${sets.join(', ')} WHERE i.id = $1 RETURNING ${INVOICE_COLUMNS}`);
+    const update = `UPDATE invoices AS i SET ${sets.join(', ')} WHERE i.id = $1 RETURNING ${INVOICE_COLUMNS}`;
+    // A data-modifying WITH runs whether or not the outer query reads it: the events commit with the update.
+    const text = withEvents
+      ? `WITH saved AS (${update}), events AS (
+           INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
+           SELECT * FROM jsonb_to_recordset($${fields.length + 2}::jsonb)
+             AS e(id text, "accountId" text, "channelId" text, "eventType" text, "occurredAt" timestamptz, data jsonb))
+         SELECT * FROM saved`
+      : update;
+    statement = sqlStatement(`invoices.update(${key})`, text);
     statements.set(key, statement);
   }
   return statement;
 }
 
 /**
- * Writes columns of an invoice whose lines the change leaves alone: one `UPDATE … RETURNING` on
- * the caller's transaction connection, the lines carried over from `row`. Through Prisma the same
- * update cost the worker about 0.4 ms of CPU more (issue 13); test/invoices-lifecycle/read-row.test.ts
- * holds what it returns equal to Prisma's reading of the row.
+ * The row `change` leaves, as updateInvoiceColumns returns it, built in memory: what an event
+ * written in the same statement carries. JSON columns go through JSON as they do into jsonb.
  */
-export async function updateInvoiceColumns(tx: Prisma.TransactionClient, row: InvoiceRow, change: InvoiceColumnsChange): Promise<InvoiceRow> {
+export function withInvoiceColumns(row: InvoiceRow, change: InvoiceColumnsChange): InvoiceRow {
+  const changed: Record<string, unknown> = {};
+  for (const field of Object.keys(COLUMNS) as Array<keyof InvoiceColumnsChange>) {
+    const value = change[field];
+    if (value === undefined) continue;
+    changed[field] = JSON_COLUMNS.has(field) && value !== null ? JSON.parse(JSON.stringify(value)) : value;
+  }
+  return { ...row, ...changed };
+}
+
+/**
+ * Writes columns of an invoice whose lines the change leaves alone: one `UPDATE … RETURNING` on
+ * the caller's transaction connection, the lines carried over from `row`, and in the same
+ * statement the `events` reporting it (recordEvent's rows; build them from withInvoiceColumns).
+ * Through Prisma the same update cost the worker about 0.4 ms of CPU more (issue 13), and the
+ * events were one statement more; test/invoices-lifecycle/read-row.test.ts holds what it
+ * returns equal to Prisma's reading of the row.
+ */
+export async function updateInvoiceColumns(
+  tx: Prisma.TransactionClient,
+  row: InvoiceRow,
+  change: InvoiceColumnsChange,
+  events: readonly OutboxRow[] = [],
+): Promise<InvoiceRow> {
   const fields = (Object.keys(COLUMNS) as Array<keyof InvoiceColumnsChange>).filter((field) => change[field] !== undefined);
-  if (fields.length === 0) return row;
+  if (fields.length === 0) {
+    if (events.length > 0) throw new Error(`Events for invoice ${row.id} report a change that writes nothing.`);
+    return row;
+  }
   const values = fields.map((field) => {
     const value = change[field];
     return JSON_COLUMNS.has(field) && value !== null ? JSON.stringify(value) : value;
   });
-  const [columns] = await writeRows<Omit<InvoiceRow, 'lineItems'>>(tx, statementFor(fields), [row.id, ...values]);
+  const withEvents = events.length > 0;
+  const [columns] = await writeRows<Omit<InvoiceRow, 'lineItems'>>(tx, statementFor(fields, withEvents), [
+    row.id,
+    ...values,
+    ...(withEvents ? [JSON.stringify(events)] : []),
+  ]);
   if (!columns) throw new Error(`Invoice ${row.id} has no row to update.`);
   return { ...columns, lineItems: row.lineItems };
 }

@@ -7,6 +7,7 @@ import { SecretCache } from '../../api/auth/secret-cache';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter } from '../../api/rate-limit/token-bucket';
 import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
+import { EVENT_TYPES } from '../../domain/event-catalogue';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 /**
@@ -107,12 +108,16 @@ describe('round trips per request', () => {
     expect(created.line_items.map((line: { description: string }) => line.description)).toEqual(['One', 'Two']);
   });
 
-  it('invoices/finalize: the update returns the invoice, its lines are not read again', async () => {
+  it('invoices/finalize: the update writes its event too, and its lines are not read again', async () => {
     const draft = (await post('invoices/create', newDraft())).body;
     const { body: finalized, sent } = await counted('invoices/finalize', { id: draft.id });
-    // BEGIN, lock, the invoice with its lines and live customer, the customer balance locked, UPDATE … RETURNING, event, COMMIT
-    expect(sent).toHaveLength(7);
+    // BEGIN, lock, the invoice with its lines and live customer, the customer balance locked, the update with its event, COMMIT
+    expect(sent).toHaveLength(6);
+    expect(sent[4]).toBe('WITH saved AS (UPDATE');
     expect(finalized.status).toBe('OPEN');
+    // The event carries the invoice as answered, built before the statement wrote either.
+    const events = await database.db.outboxEvent.findMany({ where: { eventType: EVENT_TYPES.InvoiceFinalized, data: { path: ['invoice', 'id'], equals: draft.id } } });
+    expect(events.map((event) => event.data)).toEqual([{ invoice: finalized }]);
     // The PDF link is signed with an expiry counted from each answer: two answers a second apart differ there only.
     const { pdf_url: readLink, ...read } = (await post('invoices/get', { id: draft.id })).body;
     const { pdf_url: finalizedLink, ...answered } = finalized;
