@@ -21,7 +21,7 @@ echo "[test] jest"
 rm -rf test-artifacts/jest test-artifacts/schemathesis
 mkdir -p test-artifacts/jest
 # A young generation of 64 MB semi-spaces instead of 16: the test processes allocate fast and keep
-# little, and with fewer scavenges 20 mid-sized files took 4–6 % less CPU (docs/benchmarks.md,
+# little: with fewer scavenges, 20 mid-sized files took 3.6–24 % less CPU in three pairs (docs/benchmarks.md,
 # "The test run's CPU"). It reaches every node process jest starts, the platforms the tests spawn too.
 NODE_OPTIONS="--max-semi-space-size=64${NODE_OPTIONS:+ $NODE_OPTIONS}" npx jest --json --outputFile=test-artifacts/jest/results.json "$@"
 # The whole API against its OpenAPI document (docs/testing.md, "API contract checks"); only for a full run.
