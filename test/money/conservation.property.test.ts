@@ -156,7 +156,7 @@ function expectAnswer(op: string, res: { status: number; body: any }): void {
  * sequence (the same three customers throughout), so its two global invariants are aggregated in
  * PostgreSQL: read row by row into the test, they made the run quadratic (1,000 sequences took
  * 545 s, 150 took 28 s). Everything is read in one statement, one snapshot: seven reads per step
- * were half of the property's run time (docs/benchmarks.md, "The money property's reads").
+ * were half of the property's run time (docs/benchmarks.md, "The money property read its invariants in seven statements per step").
  */
 interface Snapshot {
   invoices: Array<{ id: string; status: string; totalAmount: number; amountDue: number; amountPaid: number; amountRefunded: number; amountDetails: { balance_applied?: number } }>;
