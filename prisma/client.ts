@@ -31,6 +31,14 @@ export function databaseOnPool(pool: Pool): Database {
     transactionOptions: { maxWait: CONNECTION_ACQUIRE_TIMEOUT_MS, timeout: 30_000 },
   });
   shareTransactionConnections(db);
+  // Prisma listens on the pool and ends it only once a query of its own has connected it; a client
+  // that sends only declared statements (prisma/statements.ts) over the pool needs both as well.
+  pool.on('error', () => undefined);
+  const disconnect = db.$disconnect.bind(db);
+  db.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ended) await pool.end();
+  };
   pools.set(db, pool);
   return db;
 }
@@ -40,7 +48,8 @@ const pools = new WeakMap<Database, Pool>();
 /**
  * A connection PostgreSQL drops (a restart, a failover, `pg_terminate_backend`) emits 'error' on
  * its client, and an 'error' nobody listens to ends the process. pg-pool listens only while a
- * client is idle, Prisma only during its transactions: a client checked out by `poolOf` (the
+ * client is idle (and passes the error on to the pool's own listeners), Prisma only during its
+ * transactions: a client checked out by `poolOf` (the
  * webhook sender's claim, a streamed export) had no listener, and a PostgreSQL restart killed the
  * worker holding one. The error itself is not lost: the statement in flight fails with it, and
  * the pool discards the client on release because it is no longer queryable.

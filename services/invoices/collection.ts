@@ -7,7 +7,7 @@ import type { ProviderRegistry } from '../payments/providers/registry';
 import { chargePayment } from '../payments/charge';
 import { collectionChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from '../payments/charge-keys';
 import { ChargeUnderWay } from '../payments/charge-under-way';
-import { collectionInstrument, finishClaimedCharge, type ChargeTerms, type CollectDependencies, type SettlementFollowUp } from '../payments/collect';
+import { chosenInstrument, collectionInstrument, finishClaimedCharge, type ChargeTerms, type CollectDependencies, type SettlementFollowUp } from '../payments/collect';
 import { holdChargeGuard, lockInvoice } from '../payments/settle';
 import { paymentByKey } from '../payments/payment-rows';
 import { serializeInvoice } from './invoice-object';
@@ -153,7 +153,8 @@ export interface AttemptClaim {
 
 /**
  * Claims `attempt` of an invoice finalized in the caller's transaction, committed with it:
- * nobody else can see that invoice yet, so nobody holds its guard or has settled an attempt.
+ * nobody else can see that invoice yet, so nobody holds its guard, has settled an attempt or has
+ * started a payment under its key.
  * attemptInvoiceCollection goes on from the claim (`claimed`); a retry that finds the invoice
  * committed claims as usual and resumes this claim under the same key.
  */
@@ -165,7 +166,7 @@ export async function claimIssuedInvoice(
   const key = collectionChargeKey(invoice.id, attempt);
   await holdChargeGuard(tx, invoice.id, key);
   const terms = { accountId: invoice.accountId, customerId: invoice.customerId, amountDue: invoice.amountDue, currency: invoice.currency };
-  return { instrumentId: await collectionInstrument(tx, invoice, key), terms };
+  return { instrumentId: await chosenInstrument(tx, invoice), terms };
 }
 
 /**

@@ -115,6 +115,15 @@ export async function collectionInstrument(
 ): Promise<string | undefined> {
   const started = await paymentByKey(db, invoice.accountId, key);
   if (started) return started.instrumentId;
+  return chosenInstrument(db, invoice);
+}
+
+/**
+ * collectionInstrument for an attempt no payment can have started yet: the first of an invoice
+ * finalized in the caller's uncommitted transaction (a payment under its key is only ever made
+ * after the claim commits).
+ */
+export async function chosenInstrument(db: Db, invoice: { customerId: string; paymentInstrumentId: string | null }): Promise<string | undefined> {
   if (invoice.paymentInstrumentId) {
     const [own] = await readRows<{ status: string }>(db, instrumentStatus, [invoice.paymentInstrumentId]);
     if (own?.status === 'ACTIVE') return invoice.paymentInstrumentId;

@@ -2,12 +2,12 @@ import type { ChargeSummary } from './charge';
 import type { EventName } from '../../domain/event-catalogue';
 import { canTransition, nextStatus, type InvoiceTransition } from '../../domain/invoice-status';
 import type { Prisma } from '../../prisma/client';
-import { recordEvent } from '../../prisma/outbox';
+import { outboxRow } from '../../prisma/outbox';
 import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
-import { invoiceSelect, serializeInvoice, type InvoiceObject, type InvoiceRow } from '../invoices/invoice-object';
+import { invoiceSelect, serializeInvoice, type InvoiceObject } from '../invoices/invoice-object';
 import { readChargeableInvoice } from '../invoices/invoice-read';
 import { invoiceObjectOf } from '../invoices/repository';
-import { updateInvoiceColumns } from '../invoices/invoice-columns-update';
+import { updateInvoiceColumns, withInvoiceColumns } from '../invoices/invoice-columns-update';
 import type { PaymentObject } from './payment-objects';
 
 type Db = Prisma.TransactionClient;
@@ -82,22 +82,26 @@ export async function settleCharge(
   const transition = transitionOf(invoice.status, charge, input.origin);
   const succeeded = charge.status === 'SUCCEEDED';
   const amountPaid = invoice.amountPaid + (succeeded ? input.amount : 0);
-  const row: InvoiceRow = await updateInvoiceColumns(tx, invoice, {
+  const change = {
     paymentInProgressId: null,
     // A retry of this attempt reads it and returns the outcome instead of claiming anew.
     ...(input.origin.kind === 'collection' ? { collectionAttemptsSettled: input.origin.attempt + 1 } : {}),
     ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
     ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.amountDue - input.amount), paidAt: now } : {}),
-  });
-  const object = serializeInvoice(row, { now });
+  };
+  // The answer and its events from the row as the update leaves it, written in the update's statement.
+  const object = serializeInvoice(withInvoiceColumns(invoice, change), { now });
   // A success with no transition (the invoice left the collectible statuses meanwhile) is kept
   // in amount_paid for the books but announces no payment of the invoice.
   const events: EventName[] = succeeded ? (transition ? ['InvoicePaid'] : []) : ['InvoicePaymentFailed'];
   if (transition === 'chargeFailedRetryable') events.push('InvoiceDunningStarted');
   if (transition === 'chargeFailedFinal' || transition === 'dunningExhausted') events.push('InvoiceUnpaid');
-  for (const name of events) {
-    await recordEvent(tx, { accountId: row.accountId, channelId: row.channelId, name, data: { invoice: object, payment }, occurredAt: now });
-  }
+  await updateInvoiceColumns(
+    tx,
+    invoice,
+    change,
+    events.map((name) => outboxRow({ accountId: invoice.accountId, channelId: invoice.channelId, name, data: { invoice: object, payment }, occurredAt: now })),
+  );
   return { invoice: object, payment, applied: true };
 }
 

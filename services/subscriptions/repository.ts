@@ -9,7 +9,7 @@ import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { statusChangeCause } from '../../domain/subscriptions/status-change-cause';
 import { newId } from '../../domain/ids';
 import { Prisma } from '../../generated/prisma/client';
-import { outboxRow, recordEvent } from '../../prisma/outbox';
+import { outboxRow } from '../../prisma/outbox';
 import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
 import { serializeSubscription, type CancellationInfoJson, type TrialInfoJson } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
@@ -160,43 +160,9 @@ function lineColumns(state: SubscriptionState, line: Line, position: number) {
   };
 }
 
-/**
- * The one place a stored subscription's status is written: the row updated from `state`, and,
- * when the status moves, the move appended to its status history in the same transaction, so
- * neither is ever stored without the other (docs/subscriptions.md, "Status history"); a new
- * row's first status goes in with it (insertSubscription).
- */
-async function writeRow(tx: Db, from: SubscriptionStatus, state: SubscriptionState): Promise<void> {
-  await writeRows(tx, updateRow, updateValues(state));
-  if (from === state.status) return;
-  await writeRows(tx, insertStatusChange, [
-    newId('subscriptionStatusChange', state.updatedAt),
-    state.id,
-    from,
-    state.status,
-    statusChangeCause(from, state),
-    state.version,
-    new Date(state.updatedAt),
-  ]);
-}
-
-/**
- * `rowColumns` as one declared statement: every saved step of a workflow writes it, and Prisma's
- * `update` cost the worker about 0.4 ms of CPU more (issue 13). test/subscriptions/line-writes.test.ts
- * holds the row it leaves equal to the one Prisma's update leaves.
- */
-const updateRow = sqlStatement(
-  'subscriptions.update',
-  `UPDATE subscriptions SET status = $2, payment_instrument_id = $3, latest_invoice_id = $4, description = $5, merchant_reference = $6,
-     metadata = $7::jsonb, discounts = $8::jsonb, trial_info = $9::jsonb, cancellation_info = $10::jsonb, settings = $11::jsonb,
-     start_scheduled_at = $12, started_at = $13, next_billing_at = $14, anchor_at = $15, ends_at = $16, cycle_count = $17,
-     version = $18, updated_at = $19
-   WHERE id = $1`,
-);
-
 const jsonText = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
-/** `updateRow`'s parameters; `insertRow` takes the same from $8 on, in the same order. */
+/** `saveRow`'s $1–$19; `insertRow` takes the same from $8 on, in the same order. */
 function updateValues(state: SubscriptionState): unknown[] {
   const c = rowColumns(state);
   return [
@@ -221,12 +187,6 @@ function updateValues(state: SubscriptionState): unknown[] {
     c.updatedAt,
   ];
 }
-
-const insertStatusChange = sqlStatement(
-  'subscriptions.insert_status_change',
-  `INSERT INTO subscription_status_changes (id, subscription_id, from_status, to_status, cause, version, occurred_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-);
 
 /**
  * Inserts a new subscription (subscriptions/create): its row, lines, first status and `events`
@@ -295,7 +255,7 @@ function newRow(state: SubscriptionState): SubscriptionRow {
 
 /**
  * The row, its lines, its first status and its events. $8–$25 are `updateValues` without the id,
- * in `updateRow`'s order: the two statements change together.
+ * in `saveRow`'s order: the two statements change together.
  */
 const insertRow = sqlStatement(
   'subscriptions.insert',
@@ -344,33 +304,52 @@ export async function lockSubscription(tx: Db, id: string): Promise<Subscription
  * Writes `state` over the row and its lines, with its events, unless the row already holds this
  * version or a later one: a retried activity, or a write overtaken by a newer one, changes
  * nothing and records no event twice. Call under lockSubscription.
+ *
+ * The one place a stored subscription's status is written: when the status moves, the move is
+ * appended to its status history in the same statement, so neither is ever stored without the
+ * other (docs/subscriptions.md, "Status history"); a new row's first status goes in with it
+ * (insertSubscription).
  */
 export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: SubscriptionState, events: readonly EventName[]): Promise<SubscriptionRow> {
   if (stored.version >= state.version) return stored;
-  await writeRow(tx, stored.status as SubscriptionStatus, state);
-  await writeLines(tx, stored, state);
-  // What was just written, known without reading it back: the columns a state never changes are the stored ones.
+  // What is written, known without reading it back: the columns a state never changes are the stored ones.
   const { id, accountId, channelId, customerId, currency, collectionMethod, createdAt } = stored;
   const row = { ...newRow(state), id, accountId, channelId, customerId, currency, collectionMethod, createdAt };
-  await recordSubscriptionEvents(tx, row, events, new Date(state.updatedAt));
+  const from = stored.status as SubscriptionStatus;
+  const lines = changedLines(stored, state);
+  const subscription = serializeSubscription(row);
+  const occurredAt = new Date(state.updatedAt);
+  const outbox = events.map((name) => outboxRow({ accountId, channelId, name, data: { subscription }, occurredAt }));
+  const moved = from !== state.status;
+  await writeRows(tx, saveRow, [
+    ...updateValues(state),
+    JSON.stringify(lines ?? []),
+    moved ? newId('subscriptionStatusChange', state.updatedAt) : null,
+    moved ? from : null,
+    moved ? statusChangeCause(from, state) : null,
+    JSON.stringify(outbox),
+  ]);
+  if (!lines) await rewriteLines(tx, state);
   return row;
 }
 
 /**
- * The lines of `state` over the stored ones. Most changes (a renewal's new period, a payment,
- * metadata) keep the same lines in the same order: then only the lines whose columns differ are
- * updated, in one statement. A line added, removed or moved rewrites them all.
+ * The lines whose columns differ from the stored ones, each with every column `lineColumns`
+ * gives (as Prisma's update did), when `state` keeps the same lines in the same order, as most
+ * changes do (a renewal's new period, a payment, metadata); null when a line was added, removed
+ * or moved.
  */
-async function writeLines(tx: Db, stored: SubscriptionRow, state: SubscriptionState): Promise<void> {
+function changedLines(stored: SubscriptionRow, state: SubscriptionState): Array<{ id: string } & ReturnType<typeof lineColumns>> | null {
   const before = stateOfRow(stored);
   const sameLines = before.lineItems.length === state.lineItems.length && before.lineItems.every((line, position) => line.id === state.lineItems[position]!.id);
-  if (sameLines) {
-    const changed = state.lineItems
-      .map((line, position) => ({ id: line.id, ...lineColumns(state, line, position) }))
-      .filter(({ id, ...columns }, position) => !isDeepStrictEqual(columns, lineColumns(before, before.lineItems[position]!, position)));
-    if (changed.length > 0) await writeRows(tx, updateLines, [JSON.stringify(changed)]);
-    return;
-  }
+  if (!sameLines) return null;
+  return state.lineItems
+    .map((line, position) => ({ id: line.id, ...lineColumns(state, line, position) }))
+    .filter(({ id, ...columns }, position) => !isDeepStrictEqual(columns, lineColumns(before, before.lineItems[position]!, position)));
+}
+
+/** Every line of `state` written again, after a line was added, removed or moved. */
+async function rewriteLines(tx: Db, state: SubscriptionState): Promise<void> {
   const keep = state.lineItems.map((line) => line.id);
   await tx.subscriptionLineItem.deleteMany({ where: { subscriptionId: state.id, id: { notIn: keep } } });
   // Positions are unique: park the survivors out of the way before renumbering.
@@ -381,25 +360,39 @@ async function writeLines(tx: Db, stored: SubscriptionRow, state: SubscriptionSt
   }
 }
 
-/** Lines whose columns changed, each set to every column `lineColumns` gives (as Prisma's update did), in one statement. */
-const updateLines = sqlStatement(
-  'subscriptions.update_lines',
-  `UPDATE subscription_line_items AS l SET subscription_id = v."subscriptionId", position = v.position, product_id = v."productId",
-     product_price_id = v."productPriceId", product_name = v."productName", product_description = v."productDescription",
-     billing_type = v."billingType", currency = v.currency, amount = v.amount, quantity = v.quantity, started_at = v."startedAt",
-     period_start_at = v."periodStartAt", period_end_at = v."periodEndAt", billing_period_value = v."billingPeriodValue",
-     billing_period_unit = v."billingPeriodUnit", tax_category_id = v."taxCategoryId", tax_mode = v."taxMode", tax_rate = v."taxRate",
-     billed_at = v."billedAt", created_at = v."createdAt", updated_at = v."updatedAt"
-   FROM jsonb_to_recordset($1::jsonb) AS v(id text, "subscriptionId" text, position int, "productId" text, "productPriceId" text,
-     "productName" text, "productDescription" text, "billingType" text, currency text, amount int, quantity int, "startedAt" timestamptz,
-     "periodStartAt" timestamptz, "periodEndAt" timestamptz, "billingPeriodValue" int, "billingPeriodUnit" text, "taxCategoryId" text,
-     "taxMode" text, "taxRate" numeric, "billedAt" timestamptz, "createdAt" timestamptz, "updatedAt" timestamptz)
-   WHERE l.id = v.id`,
+/**
+ * A saved step in one statement: `rowColumns` over the row ($1–$19, `updateValues`), the changed
+ * lines ($20), the status move when there is one ($21–$23, all null otherwise) and the events
+ * ($24, recordEvent's rows). Every step of a workflow writes it: the update, lines and events as
+ * statements of their own cost a renewal two round trips more, and Prisma's `update` the worker
+ * about 0.4 ms of CPU more (issue 13). test/subscriptions/line-writes.test.ts holds the row it
+ * leaves equal to the one Prisma's update leaves. A data-modifying WITH runs whether or not the
+ * outer query reads it.
+ */
+const saveRow = sqlStatement(
+  'subscriptions.save',
+  `WITH saved AS (
+     UPDATE subscriptions SET status = $2, payment_instrument_id = $3, latest_invoice_id = $4, description = $5, merchant_reference = $6,
+       metadata = $7::jsonb, discounts = $8::jsonb, trial_info = $9::jsonb, cancellation_info = $10::jsonb, settings = $11::jsonb,
+       start_scheduled_at = $12, started_at = $13, next_billing_at = $14, anchor_at = $15, ends_at = $16, cycle_count = $17,
+       version = $18, updated_at = $19
+     WHERE id = $1
+   ), lines AS (
+     UPDATE subscription_line_items AS l SET subscription_id = v."subscriptionId", position = v.position, product_id = v."productId",
+       product_price_id = v."productPriceId", product_name = v."productName", product_description = v."productDescription",
+       billing_type = v."billingType", currency = v.currency, amount = v.amount, quantity = v.quantity, started_at = v."startedAt",
+       period_start_at = v."periodStartAt", period_end_at = v."periodEndAt", billing_period_value = v."billingPeriodValue",
+       billing_period_unit = v."billingPeriodUnit", tax_category_id = v."taxCategoryId", tax_mode = v."taxMode", tax_rate = v."taxRate",
+       billed_at = v."billedAt", created_at = v."createdAt", updated_at = v."updatedAt"
+     FROM jsonb_to_recordset($20::jsonb) AS v(id text, "subscriptionId" text, position int, "productId" text, "productPriceId" text,
+       "productName" text, "productDescription" text, "billingType" text, currency text, amount int, quantity int, "startedAt" timestamptz,
+       "periodStartAt" timestamptz, "periodEndAt" timestamptz, "billingPeriodValue" int, "billingPeriodUnit" text, "taxCategoryId" text,
+       "taxMode" text, "taxRate" numeric, "billedAt" timestamptz, "createdAt" timestamptz, "updatedAt" timestamptz)
+     WHERE l.id = v.id
+   ), status AS (
+     INSERT INTO subscription_status_changes (id, subscription_id, from_status, to_status, cause, version, occurred_at)
+     SELECT $21::text, $1, $22::text, $2, $23::text, $18, $19 WHERE $22::text IS NOT NULL
+   )
+   INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
+   SELECT * FROM jsonb_to_recordset($24::jsonb) AS e(id text, "accountId" text, "channelId" text, "eventType" text, "occurredAt" timestamptz, data jsonb)`,
 );
-
-export async function recordSubscriptionEvents(tx: Db, row: SubscriptionRow, events: readonly EventName[], occurredAt: Date): Promise<void> {
-  const subscription = serializeSubscription(row);
-  for (const name of events) {
-    await recordEvent(tx, { accountId: row.accountId, channelId: row.channelId, name, data: { subscription }, occurredAt });
-  }
-}

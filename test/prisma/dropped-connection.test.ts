@@ -21,3 +21,11 @@ describe('a pooled connection PostgreSQL drops while it is checked out', () => {
     expect(outcome.after).toBe(1);
   }, 90_000);
 });
+
+describe('an idle pooled connection PostgreSQL drops, on a client Prisma itself never connected', () => {
+  it('leaves the process working, the next statement on a new connection, and $disconnect ends the pool', async () => {
+    const fixture = join(__dirname, 'fixtures/dropped-idle-connection.ts');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', fixture, database.url], { timeout: 60_000 });
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ survived: true, reconnected: true, ended: true });
+  }, 90_000);
+});
