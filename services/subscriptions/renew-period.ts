@@ -52,7 +52,7 @@ export async function renewPeriod(deps: CollectionDependencies, input: RenewPeri
   const saved = await deps.db.$transaction(async (tx) => {
     const step = await saveSubscriptionStepIn(tx, { state, events: input.events, invoice: input.invoice });
     const claim = plan && step.issued?.status === 'OPEN' ? await claimIssuedInvoice(tx, step.issued, 0) : undefined;
-    return { invoice: step.invoice!, claim };
+    return { invoice: step.invoice!, claim, row: step.row };
   });
   const invoice = saved.invoice;
   const paidStep: SaveInput | null = paid ? { state: { ...paid.state, latestInvoiceId: invoice.id }, events: paid.events } : null;
@@ -61,7 +61,7 @@ export async function renewPeriod(deps: CollectionDependencies, input: RenewPeri
   const savePaidStep = async (tx: Prisma.TransactionClient, settlement: Settlement) => {
     if (!paidStep || settlement.invoice.status !== 'PAID') return;
     try {
-      await saveSubscriptionStepIn(tx, paidStep);
+      await saveSubscriptionStepIn(tx, paidStep, saved.row);
     } catch (error) {
       paidSaveFailure = error;
       throw error;

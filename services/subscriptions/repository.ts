@@ -292,10 +292,18 @@ export async function lockSubscriptionStart(tx: Db, id: string): Promise<void> {
 
 const startLock = sqlStatement('subscriptions.start_lock', 'SELECT true AS locked FROM pg_advisory_xact_lock(hashtext($1))');
 
-const lockRow = sqlStatement('subscriptions.lock', 'SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE');
+const lockRow = sqlStatement('subscriptions.lock_version', 'SELECT version FROM subscriptions WHERE id = $1 FOR UPDATE');
 
-export async function lockSubscription(tx: Db, id: string): Promise<SubscriptionRow | null> {
-  await readRows(tx, lockRow, [id]);
+/**
+ * Locks the row and returns it with its lines. `known` is the row as this process last wrote it
+ * (writeSubscription's answer): while the row still holds that version it is the stored one, since
+ * every write of a row or its lines is writeSubscription's and raises the version, so it is not
+ * read again.
+ */
+export async function lockSubscription(tx: Db, id: string, known?: SubscriptionRow): Promise<SubscriptionRow | null> {
+  const [locked] = await readRows<{ version: number }>(tx, lockRow, [id]);
+  if (!locked) return null;
+  if (known && known.id === id && known.version === locked.version) return known;
   // Read after the lock, not with it: a FOR UPDATE that waited would see the lines from before its wait.
   return readSubscriptionRow(tx, id);
 }

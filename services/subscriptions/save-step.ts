@@ -10,6 +10,7 @@ import { buildSubscriptionInvoice } from './invoice-draft';
 import { subscriptionInvoiceId } from './invoice-id';
 import { lockSubscription, writeSubscription } from './repository';
 import { serializeSubscription, type SubscriptionObject } from './subscription-object';
+import type { SubscriptionRow } from './subscription-row';
 
 export interface SaveInput {
   state: SubscriptionState;
@@ -29,26 +30,34 @@ export interface SaveResult {
  * whose version the row already holds is not written again, so a retry records nothing twice.
  */
 export async function saveSubscriptionStep(deps: { db: Database }, input: SaveInput): Promise<SaveResult> {
-  const { issued: _issued, ...saved } = await deps.db.$transaction((tx) => saveSubscriptionStepIn(tx, input));
+  const { issued: _issued, row: _row, ...saved } = await deps.db.$transaction((tx) => saveSubscriptionStepIn(tx, input));
   return saved;
 }
 
 /**
  * saveSubscriptionStep inside a transaction of the caller's, committed with whatever else it
  * holds. `issued` is the invoice's finalized row when this call created it (not when a retry
- * found it): no other transaction can see that invoice until this one commits.
+ * found it): no other transaction can see that invoice until this one commits. `row` is the
+ * subscription's row as it stands after the call; handed back as `known`, it spares the next
+ * step's read while the row is unchanged (lockSubscription).
  */
-export async function saveSubscriptionStepIn(tx: Prisma.TransactionClient, input: SaveInput): Promise<SaveResult & { issued?: InvoiceRow }> {
+export async function saveSubscriptionStepIn(
+  tx: Prisma.TransactionClient,
+  input: SaveInput,
+  known?: SubscriptionRow,
+): Promise<SaveResult & { issued?: InvoiceRow; row: SubscriptionRow }> {
   const { state } = input;
   const now = new Date(state.updatedAt);
-  const stored = await lockSubscription(tx, state.id);
+  const stored = await lockSubscription(tx, state.id, known);
   if (!stored) throw new ApiError('SUBSCRIPTION_MISSING', `Subscription ${state.id} has no row.`);
   let invoice: SaveResult['invoice'];
   let issued: InvoiceRow | undefined;
   let written = state;
   if (input.invoice) {
     const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
-    const existing = await findInvoiceStatus(tx, id);
+    // The invoice commits with the version that issues it: only a row already at that version (a
+    // retry, or a write overtaken by a newer one) can have it.
+    const existing = stored.version >= state.version ? await findInvoiceStatus(tx, id) : null;
     if (existing) {
       invoice = { id, status: existing };
     } else {
@@ -77,5 +86,5 @@ export async function saveSubscriptionStepIn(tx: Prisma.TransactionClient, input
     written = { ...state, latestInvoiceId: id };
   }
   const row = await writeSubscription(tx, stored, written, input.events);
-  return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}), ...(issued ? { issued } : {}) };
+  return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}), ...(issued ? { issued } : {}), row };
 }

@@ -1,6 +1,6 @@
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { stateOfRow } from '../../services/subscriptions/repository';
-import { saveSubscriptionStep } from '../../services/subscriptions/save-step';
+import { saveSubscriptionStep, saveSubscriptionStepIn } from '../../services/subscriptions/save-step';
 import { serializeSubscription } from '../../services/subscriptions/subscription-object';
 import { readSubscriptionRow } from '../../services/subscriptions/subscription-read';
 import { subscriptionSelect } from '../../services/subscriptions/subscription-row';
@@ -85,6 +85,41 @@ describe('the lines a subscription change writes', () => {
     const rewritten = await save({ ...later, lineItems: [later.lineItems[1]!, added] });
     expect(rewritten.writes.some((text) => /^\s*DELETE\b[^;]*\bsubscription_line_items\b/i.test(text))).toBe(true);
     expect((await stored(created.id)).lineItems.map((line) => line.id)).toEqual([later.lineItems[1]!.id, added.id]);
+  });
+
+  it('a step handed the row its previous step wrote does not read it again while it holds that version, and reads it when it does not', async () => {
+    const { customerId } = await s.payer();
+    const created = await s.ok('subscriptions/create', {
+      customer_id: customerId,
+      line_items: [{ product_price_id: await s.price(1_000), quantity: 1 }],
+      starts_at: new Date((await s.now()) + 30 * 86_400_000).toISOString(),
+    });
+    const reads = (texts: string[]) => texts.filter((text) => /^\s*SELECT s\.id\b/i.test(text));
+    const next = (state: SubscriptionState, change: Partial<SubscriptionState>): SubscriptionState => ({
+      ...state,
+      ...change,
+      version: state.version + 1,
+      updatedAt: state.updatedAt + 1,
+    });
+
+    const first = next(await stored(created.id), { description: 'First' });
+    const written = await counting.db.$transaction((tx) => saveSubscriptionStepIn(tx, { state: first, events: [] }));
+    const second = next(first, { description: 'Second' });
+    const known = await counting.measure(() => counting.db.$transaction((tx) => saveSubscriptionStepIn(tx, { state: second, events: [] }, written.row)));
+    expect(reads(known.count.texts)).toEqual([]);
+    expect(known.result.subscription).toEqual(serializeSubscription((await readSubscriptionRow(platform.db, created.id))!));
+
+    // Another step wrote meanwhile: the row handed in is stale, so it is read, and the status move is recorded from the stored status.
+    await saveSubscriptionStep({ db: platform.db }, { state: next(second, { status: 'UNPAID' }), events: [] });
+    const third = next(next(second, {}), { status: 'ACTIVE', description: 'Third' });
+    const stale = await counting.measure(() => counting.db.$transaction((tx) => saveSubscriptionStepIn(tx, { state: third, events: [] }, known.result.row)));
+    expect(reads(stale.count.texts)).toHaveLength(1);
+    expect(stale.result.subscription).toEqual(serializeSubscription((await readSubscriptionRow(platform.db, created.id))!));
+    const moves = await platform.db.subscriptionStatusChange.findMany({ where: { subscriptionId: created.id }, orderBy: { version: 'asc' }, select: { fromStatus: true, toStatus: true } });
+    expect(moves.slice(-2)).toEqual([
+      { fromStatus: first.status, toStatus: 'UNPAID' },
+      { fromStatus: 'UNPAID', toStatus: 'ACTIVE' },
+    ]);
   });
 
   it('writes every column of the row as the state has it, null JSON as SQL NULL, and each status move once in the history', async () => {
