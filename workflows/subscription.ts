@@ -138,9 +138,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   let settledByHand = false;
   let billingBlockedUntil = 0;
 
-  /** Changes go one at a time: every write carries the next version, none is overtaken. */
+  /**
+   * Changes go one at a time: every write carries the next version, none is overtaken. The lock
+   * is taken in the same synchronous step as the check: waiters woken together (two Updates
+   * accepted before the state was read) would otherwise all find it free.
+   */
   async function exclusive<T>(work: () => Promise<T>): Promise<T> {
-    await condition(() => state !== undefined && !busy);
+    while (state === undefined || busy) await condition(() => state !== undefined && !busy);
     busy = true;
     try {
       return await work();

@@ -1,8 +1,10 @@
+import { WorkflowUpdateStage } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Activities } from '../../activities';
 import type { Step, SubscriptionState } from '../../domain/subscriptions/state';
 import type { subscriptionWorkflow } from '../../workflows/subscription';
+import { updateSubscriptionUpdate } from '../../workflows/subscription-messages';
 import { createTestWorkflowEnvironment } from '../support/temporal';
 import { subscription } from '../domain/subscriptions/fixtures';
 
@@ -20,10 +22,17 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-async function run(state: SubscriptionState): Promise<{ result: { status: string }; saved: Step[] }> {
+/**
+ * Runs `drive` beside a worker whose activities are stubbed; `drive` starts the run. `loaded`:
+ * when the run's state may be read; until then its loadSubscription waits.
+ */
+async function withStubbedWorker<T>(state: SubscriptionState, drive: (taskQueue: string) => Promise<T>, loaded: Promise<void> = Promise.resolve()): Promise<{ result: T; saved: Step[] }> {
   const saved: Step[] = [];
   const stubs: Partial<Activities> = {
-    loadSubscription: async () => state,
+    loadSubscription: async () => {
+      await loaded;
+      return state;
+    },
     saveSubscription: (async ({ state: written, events }: Step) => {
       saved.push({ state: written, events });
       return { subscription: {}, invoice: null };
@@ -37,10 +46,14 @@ async function run(state: SubscriptionState): Promise<{ result: { status: string
     activities: stubs,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
   });
-  const result = await worker.runUntil(
+  const result = await worker.runUntil(drive(taskQueue));
+  return { result, saved };
+}
+
+async function run(state: SubscriptionState): Promise<{ result: { status: string }; saved: Step[] }> {
+  return withStubbedWorker(state, (taskQueue) =>
     env.client.workflow.execute<typeof subscriptionWorkflow>('subscriptionWorkflow', { taskQueue, workflowId: `wf-${state.id}`, args: [{ subscriptionId: state.id }] }),
   );
-  return { result, saved };
 }
 
 describe('subscriptionWorkflow with stubbed activities', () => {
@@ -66,5 +79,34 @@ describe('subscriptionWorkflow with stubbed activities', () => {
     const { result, saved } = await run(state);
     expect(result).toEqual({ status: 'EXPIRED' });
     expect(saved.map((s) => [s.state.status, s.events])).toEqual([['EXPIRED', ['SubscriptionExpired']]]);
+  });
+
+  it('two changes accepted before the state is read are saved one after the other, each on the version the first wrote', async () => {
+    // The server's clock: the cases before this one skipped it ahead, and a cycle already due would bill.
+    const now = await env.currentTimeMs();
+    const state = subscription({ id: 'sub_stub_two_updates', nextCycleAt: now + 10 * 86_400_000 });
+    let release!: () => void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    // Started, not executed: time skipping stays locked, so no timer of the run falls due meanwhile.
+    const { saved } = await withStubbedWorker(
+      state,
+      async (taskQueue) => {
+        const handle = await env.client.workflow.start<typeof subscriptionWorkflow>('subscriptionWorkflow', { taskQueue, workflowId: `wf-${state.id}`, args: [{ subscriptionId: state.id }] });
+        // Both are accepted while the run still waits for its state: both handlers then wait for the same thing.
+        const accepted = await Promise.all(
+          [{ description: 'first' }, { metadata: { second: 'yes' } }].map((changes) =>
+            handle.startUpdate(updateSubscriptionUpdate, { args: [changes], waitForStage: WorkflowUpdateStage.ACCEPTED }),
+          ),
+        );
+        release();
+        await Promise.all(accepted.map((update) => update.result()));
+        await handle.terminate('test over');
+      },
+      loaded,
+    );
+    expect(saved.map((s) => s.state.version)).toEqual([state.version + 1, state.version + 2]);
+    expect(saved.map((s) => s.events)).toEqual([['SubscriptionUpdated'], ['SubscriptionUpdated']]);
+    // The second change was made on the first's state, whichever came first.
+    expect(saved[1]!.state).toMatchObject({ description: 'first', metadata: { second: 'yes' } });
   });
 });
