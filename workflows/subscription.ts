@@ -7,6 +7,7 @@ import {
   makeContinueAsNewFunc,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -54,10 +55,22 @@ const { loadSubscription, saveSubscription, subscriptionInvoicesOwed, invoiceCol
 const { renewSubscriptionPeriod } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: CHARGE_HEARTBEAT_TIMEOUT_MS, retry: RETRY });
 
 /**
+ * The same activity run as a local activity, inside the workflow task the timer woke: a renewal
+ * is then one workflow task and one marker, not a task for the activity and a second workflow
+ * task for its result (docs/subscriptions.md, "Design"). A worker that dies mid-charge lets its
+ * workflow task time out (10 s, under the charge heartbeat's 20 s) and the next worker runs the
+ * renewal again, the same charge under the same key.
+ */
+const { renewSubscriptionPeriod: renewSubscriptionPeriodLocally } = proxyLocalActivities<Activities>({ startToCloseTimeout: '5 minutes', retry: RETRY });
+
+/**
  * Marks runs that bill a cycle with renewSubscriptionPeriod (save, first charge and, paid, the
  * outcome in one activity); histories from before it replay the save then the collection child.
  */
 const RENEW_IN_ONE_ACTIVITY_PATCH = 'renew-in-one-activity';
+
+/** Marks runs that renew in a local activity; histories from before it replay the scheduled one. */
+const RENEW_LOCALLY_PATCH = 'renew-in-local-activity';
 
 /** Cycles one run bills before it continues as new: keeps each run's history to a few hundred events. */
 export const MAX_CYCLES_PER_RUN = 12;
@@ -75,7 +88,9 @@ const MAX_RECHECKS_PER_RUN = 60;
 const BILLING_RETRY_MS = 24 * 60 * 60 * 1000;
 
 function isFinalizationRefusal(error: unknown): boolean {
-  return error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'FINALIZATION_FAILED';
+  // A scheduled activity's failure reaches the workflow wrapped in an ActivityFailure; a local one's as it was thrown.
+  const failure = error instanceof ActivityFailure ? error.cause : error;
+  return failure instanceof ApplicationFailure && failure.type === 'FINALIZATION_FAILED';
 }
 
 export interface SubscriptionWorkflowInput {
@@ -172,7 +187,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   async function renew(step: Step, invoice: PlannedInvoice, now: number): Promise<void> {
     const settled = canApply('paid', step.state.status) ? paymentSettled(step.state, invoice.kind, true, now) : null;
     const paid = settled && settled.state !== step.state ? settled : null;
-    const result = await renewSubscriptionPeriod.executeWithOptions({ summary: `Bill cycle ${step.state.cycleCount} of ${step.state.id} and charge it` }, [
+    const renewal = patched(RENEW_LOCALLY_PATCH) ? renewSubscriptionPeriodLocally : renewSubscriptionPeriod;
+    const result = await renewal.executeWithOptions({ summary: `Bill cycle ${step.state.cycleCount} of ${step.state.id} and charge it` }, [
       { state: step.state, events: step.events, invoice, paid },
     ]);
     const { id, status } = result.invoice;

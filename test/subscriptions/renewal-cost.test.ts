@@ -6,6 +6,7 @@ import { CHARGE_HEARTBEAT_TIMEOUT_MS } from '../../domain/charge-heartbeats';
 import { billCycle } from '../../domain/subscriptions/billing';
 import { paymentSettled } from '../../domain/subscriptions/payment-outcome';
 import { nextDue } from '../../domain/subscriptions/schedule';
+import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { invoiceCollectionWorkflowId, subscriptionWorkflowId } from '../../domain/workflow-ids';
 import { attemptInvoiceCollection } from '../../services/invoices/collection';
 import { loadSubscriptionState } from '../../services/subscriptions/load-state';
@@ -22,27 +23,45 @@ useSubscriptionPlatform((started, steps) => {
   s = steps;
 });
 
-/** What a subscription's run has done so far, from its history. */
-async function commands(id: string): Promise<{ activities: string[]; heartbeatTimeouts: Record<string, number>; children: number; timers: number }> {
+/** The activity type a local activity's marker records (sdk-core's `LocalActivityMarkerData`). */
+function localActivityType(marker: { markerName?: string | null; details?: Record<string, { payloads?: Parameters<typeof defaultPayloadConverter.fromPayload>[0][] | null }> | null }): string | null {
+  if (marker.markerName !== 'core_local_activity') return null;
+  return defaultPayloadConverter.fromPayload<{ activity_type: string }>(marker.details!.data!.payloads![0]!).activity_type;
+}
+
+/** What a subscription's run has done so far, from its history; a local activity is named with "(local)". */
+async function commands(id: string): Promise<{ activities: string[]; heartbeatTimeouts: Record<string, number>; workflowTaskTimeoutMs: number; children: number; timers: number }> {
   const history = await s.client.workflow.getHandle(subscriptionWorkflowId(id)).fetchHistory();
   const events = history.events ?? [];
   const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+  const started = events[0]!.workflowExecutionStartedEventAttributes!;
   return {
-    activities: scheduled.map((a) => a.activityType!.name!),
+    activities: events.flatMap((e) => {
+      if (e.activityTaskScheduledEventAttributes) return [e.activityTaskScheduledEventAttributes.activityType!.name!];
+      const local = e.markerRecordedEventAttributes && localActivityType(e.markerRecordedEventAttributes);
+      return local ? [`${local} (local)`] : [];
+    }),
     heartbeatTimeouts: Object.fromEntries(scheduled.map((a) => [a.activityType!.name!, Number(a.heartbeatTimeout?.seconds ?? 0) * 1000])),
+    workflowTaskTimeoutMs: Number(started.workflowTaskTimeout?.seconds ?? 0) * 1000,
     children: events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).length,
     timers: events.filter((e) => e.timerStartedEventAttributes).length,
   };
 }
 
-/** The inputs the run handed renewSubscriptionPeriod, in order. */
-async function renewalInputs(id: string): Promise<RenewPeriodInput[]> {
+/**
+ * The input the run handed the local renewSubscriptionPeriod of its `cycle`-th renewal, rebuilt
+ * as the workflow builds it (a local activity's marker records its result, not its input): from
+ * the state before, at the workflow time of the task that ran it, which is when that task started.
+ */
+async function renewalInput(id: string, before: SubscriptionState, cycle: number): Promise<RenewPeriodInput> {
   const history = await s.client.workflow.getHandle(subscriptionWorkflowId(id)).fetchHistory();
-  return (history.events ?? []).flatMap((e) => {
-    const scheduled = e.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name !== 'renewSubscriptionPeriod') return [];
-    return [defaultPayloadConverter.fromPayload<RenewPeriodInput>(scheduled.input!.payloads![0]!)];
-  });
+  const events = history.events ?? [];
+  const markers = events.flatMap((e, index) => (e.markerRecordedEventAttributes && localActivityType(e.markerRecordedEventAttributes) === 'renewSubscriptionPeriod' ? [index] : []));
+  const marker = markers[cycle - 1]!;
+  const taskStarted = events.slice(0, marker).reverse().find((e) => e.workflowTaskStartedEventAttributes)!;
+  const now = Number(taskStarted.eventTime!.seconds) * 1000 + Math.floor(taskStarted.eventTime!.nanos! / 1e6);
+  const { step, invoice } = billCycle(before, nextDue(before)!.at, now);
+  return { state: step.state, events: step.events, invoice, paid: paymentSettled(step.state, invoice.kind, true, now) };
 }
 
 /** What Temporal does when a worker dies after the activity's work committed: it runs it again. */
@@ -96,10 +115,14 @@ describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
       ['SUBSCRIPTION_CYCLE', 'PAID'],
     ]);
     expect(await s.eventTypes(created.id)).toEqual(['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_ACTIVATED', 'SUBSCRIPTION_RENEWED']);
-    const { activities, heartbeatTimeouts, children, timers } = await commands(created.id);
-    expect(activities).toEqual(['loadSubscription', 'renewSubscriptionPeriod', 'renewSubscriptionPeriod']);
-    // The charge heartbeats: a worker dying mid-renewal holds the subscription (and its Updates) seconds, not the 5-minute start-to-close.
-    expect(heartbeatTimeouts).toEqual({ loadSubscription: 0, renewSubscriptionPeriod: CHARGE_HEARTBEAT_TIMEOUT_MS });
+    const { activities, heartbeatTimeouts, workflowTaskTimeoutMs, children, timers } = await commands(created.id);
+    // Local: each renewal runs in the workflow task its timer woke, with no task of its own.
+    expect(activities).toEqual(['loadSubscription', 'renewSubscriptionPeriod (local)', 'renewSubscriptionPeriod (local)']);
+    expect(heartbeatTimeouts).toEqual({ loadSubscription: 0 });
+    // A worker dying mid-renewal holds the subscription (and its Updates) until its workflow task
+    // times out, no longer than a charge heartbeat would, not the 5-minute start-to-close.
+    expect(workflowTaskTimeoutMs).toBeGreaterThan(0);
+    expect(workflowTaskTimeoutMs).toBeLessThanOrEqual(CHARGE_HEARTBEAT_TIMEOUT_MS);
     expect(children).toBe(0);
     // To the start, to the renewal, and the one waiting for the next.
     expect(timers).toBe(3);
@@ -122,12 +145,13 @@ describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
     expect(await paymentsOf(renewal.id)).toEqual([{ status: 'DECLINED', idempotencyKey: `${renewal.id}/collection/0` }]);
     expect(await collectionExists(renewal.id)).toBe(true);
     const { activities, children } = await commands(created.id);
-    expect(activities).toEqual(['loadSubscription', 'renewSubscriptionPeriod', 'saveSubscription', 'renewSubscriptionPeriod', 'saveSubscription']);
+    expect(activities).toEqual(['loadSubscription', 'renewSubscriptionPeriod (local)', 'saveSubscription', 'renewSubscriptionPeriod (local)', 'saveSubscription']);
     expect(children).toBe(1);
   });
 
   it('a paid renewal saves its paid step in the settlement\'s transaction, and the activity run again changes nothing', async () => {
     const { created } = await activeWeekly();
+    const before = (await loadSubscriptionState({ db: platform.db }, created.id))!;
     await s.sleep(7 * DAY);
     const renewal = (await s.settled(created.id, 2))[1]!;
 
@@ -136,7 +160,10 @@ describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
     // One transaction settled the invoice and renewed the subscription (each with its event).
     expect(written.subscription.xmin).toBe(written.invoice.xmin);
 
-    const input = (await renewalInputs(created.id))[1]!;
+    const input = await renewalInput(created.id, before, 2);
+    // Rebuilt exactly (its workflow time included): the run holds the paid step it handed over.
+    expect(await s.state(created.id)).toEqual({ ...input.paid!.state, latestInvoiceId: renewal.id });
+    expect(written.subscription.version).toBe(input.paid!.state.version);
     expect(await renewAgain(input)).toEqual({ invoice: { id: renewal.id, status: 'PAID' } });
     expect(await writers(created.id, renewal.id)).toEqual(written);
     expect(await paymentsOf(renewal.id)).toEqual([{ status: 'SUCCEEDED', idempotencyKey: `${renewal.id}/collection/0` }]);

@@ -22,6 +22,19 @@ describe('a charging activity heartbeats while it works (domain/charge-heartbeat
     expect(beats).toBe(3);
   });
 
+  it('does not beat in a local activity, whose workflow task is what times out', async () => {
+    const env = new MockActivityEnvironment({ isLocal: true });
+    let beats = 0;
+    env.on('heartbeat', () => beats++);
+    let finish!: (value: string) => void;
+    const running = env.run(() => heartbeating(() => new Promise<string>((resolve) => (finish = resolve))));
+
+    jest.advanceTimersByTime(CHARGE_HEARTBEAT_EVERY_MS * 3);
+    finish('charged');
+    await expect(running).resolves.toBe('charged');
+    expect(beats).toBe(0);
+  });
+
   it('stops beating when the work fails, and passes the failure on', async () => {
     const env = new MockActivityEnvironment();
     let beats = 0;
