@@ -25,7 +25,8 @@ import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './
  * `npm run bench:renewals [N]`: N subscriptions whose billing cycle ends at the same instant on
  * a real Temporal server in real time (the local dev server, or with BENCH_TEMPORAL=postgres the
  * full server on PostgreSQL), and beside them in the same run N bare
- * workflows with one timer and one no-op activity to that instant, as the ceiling. Both measure
+ * workflows with one timer and one no-op activity to that instant, as the ceiling, and N more
+ * whose no-op activity is local, as the platform's renewal is: the ceiling of its shape. All measure
  * from the instant: renewals completed per second, the slowest end-to-end latency, and the
  * worker's resident memory (a child process of its own, sampled from /proc).
  */
@@ -162,7 +163,9 @@ async function runCeilingWorker(address: string): Promise<void> {
   process.disconnect?.();
 }
 
-async function ceiling(address: string, count: number): Promise<HalfResult> {
+/** `local`: the ceiling of the platform's own shape, its activity run locally (docs/subscriptions.md, "Design"). */
+async function ceiling(address: string, count: number, local = false): Promise<HalfResult> {
+  const name = local ? 'local ceiling' : 'ceiling';
   const child = ownChild(
     spawn(process.execPath, ['--import', 'tsx', __filename, '--ceiling-worker', address], {
       cwd: ROOT,
@@ -177,22 +180,22 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
   });
   const connection = await Connection.connect({ address });
   try {
-    await waitFor('the ceiling worker', Date.now() + 120_000, async () => (ready ? true : undefined), child);
+    await waitFor(`the ${name} worker`, Date.now() + 120_000, async () => (ready ? true : undefined), child);
     const client = new Client({ connection });
     const start = (id: string, boundary: number) =>
       client.workflow.start<typeof renewalCeilingWorkflow>('renewalCeilingWorkflow', {
         taskQueue: CEILING_QUEUE,
         workflowId: id,
-        args: [boundary],
+        args: [boundary, local],
       });
 
     const calibrationStarted = Date.now();
     // Far in the future: these only time the starts and never renew within the run.
-    await pool(CALIBRATION, START_CONCURRENCY, (i) => start(`calibration-${i}`, Date.now() + 86_400_000).then(() => undefined));
+    await pool(CALIBRATION, START_CONCURRENCY, (i) => start(`${local ? 'local-' : ''}calibration-${i}`, Date.now() + 86_400_000).then(() => undefined));
     const boundary = boundaryAfter(Date.now() - calibrationStarted, CALIBRATION, count, Date.now(), SLACK_MS);
-    log(`ceiling: starting ${count} workflows, all renewing at ${new Date(boundary).toISOString()}`);
+    log(`${name}: starting ${count} workflows, all renewing at ${new Date(boundary).toISOString()}`);
     const createStarted = Date.now();
-    await pool(count, START_CONCURRENCY, (i) => start(`ceiling-${i}`, boundary).then(() => undefined));
+    await pool(count, START_CONCURRENCY, (i) => start(`${local ? 'local-ceiling' : 'ceiling'}-${i}`, boundary).then(() => undefined));
     const createdPerSecond = count / ((Date.now() - createStarted) / 1000);
     if (Date.now() >= boundary) throw new Error('creating the workflows took past the boundary; the calibration was off');
 
@@ -201,7 +204,7 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
     const sampler = sampleRss(child.pid!);
     const cpu = sampleMachineCpu(child.pid!);
     const renewed = await waitFor(
-      'the ceiling renewals',
+      `the ${name} renewals`,
       boundary + 30 * 60_000,
       async () => {
         child.send('report');
@@ -214,7 +217,7 @@ async function ceiling(address: string, count: number): Promise<HalfResult> {
     cpu.stop();
     const latenciesMs = renewed.map((at) => at - boundary).sort((a, b) => a - b);
     return {
-      label: 'ceiling: timer + no-op activity',
+      label: local ? 'ceiling: timer + no-op local activity' : 'ceiling: timer + no-op activity',
       count,
       createdPerSecond,
       latenciesMs,
@@ -374,15 +377,21 @@ async function main(): Promise<void> {
     const bare = await ceiling(temporal.address, N);
     // Printed now too: the platform half can run for an hour, and a run stopped in it keeps this.
     log(row(bare));
+    const bareLocal = await ceiling(temporal.address, N, true);
+    log(row(bareLocal));
     const platform = await subscriptions(temporal.address, postgres, dir, N);
     console.log('');
     console.log(`${N} renewals due at the same instant, ${server}, worker in its own process:`);
     console.log(`  ${row(bare)}`);
+    console.log(`  ${row(bareLocal)}`);
     console.log(`  ${row(platform)}`);
     console.log(`  platform ${formatPerOperation(platform.perRenewal!, 'renewal')}`);
     if (platform.topStatements) console.log(platform.topStatements.join('\n'));
     const cpuRatio = bare.machine.cpuMsPerRenewal / platform.machine.cpuMsPerRenewal;
     console.log(`  machine CPU per renewal, ceiling / platform: ${cpuRatio.toFixed(3)} (the ratio the machine allows while its CPU is the limit)`);
+    // The platform renews in a local activity, so this is its own shape's ceiling; the line after
+    // keeps the issue's ceiling (a scheduled activity), whose ratio every earlier run printed.
+    console.log(`ratio platform / local ceiling renewals per second: ${(summarise(platform).perSecond / summarise(bareLocal).perSecond).toFixed(3)}`);
     console.log(`ratio platform / ceiling renewals per second: ${(summarise(platform).perSecond / summarise(bare).perSecond).toFixed(3)}`);
   } finally {
     await temporal?.stop();
