@@ -60,8 +60,17 @@ const { renewSubscriptionPeriod } = proxyActivities<Activities>({ startToCloseTi
  * task for its result (docs/subscriptions.md, "Design"). A worker that dies mid-charge lets its
  * workflow task time out (10 s, under the charge heartbeat's 20 s) and the next worker runs the
  * renewal again, the same charge under the same key.
+ *
+ * Retried as the scheduled one is, but a local activity's retry that waits longer than
+ * `localRetryThreshold` waits on a workflow timer, a few events of history each: past 10 s they
+ * are timers, and they space out to 10 minutes rather than 1, so an outage of a day adds about
+ * a thousand events to the run, not nine thousand.
  */
-const { renewSubscriptionPeriod: renewSubscriptionPeriodLocally } = proxyLocalActivities<Activities>({ startToCloseTimeout: '5 minutes', retry: RETRY });
+const { renewSubscriptionPeriod: renewSubscriptionPeriodLocally } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  localRetryThreshold: '10 seconds',
+  retry: { ...RETRY, maximumInterval: '10 minutes' },
+});
 
 /**
  * Marks runs that bill a cycle with renewSubscriptionPeriod (save, first charge and, paid, the

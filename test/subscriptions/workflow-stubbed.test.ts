@@ -26,9 +26,15 @@ afterAll(async () => {
  * Runs `drive` beside a worker whose activities are stubbed; `drive` starts the run. `loaded`:
  * when the run's state may be read; until then its loadSubscription waits.
  */
-async function withStubbedWorker<T>(state: SubscriptionState, drive: (taskQueue: string) => Promise<T>, loaded: Promise<void> = Promise.resolve()): Promise<{ result: T; saved: Step[] }> {
+async function withStubbedWorker<T>(
+  state: SubscriptionState,
+  drive: (taskQueue: string) => Promise<T>,
+  loaded: Promise<void> = Promise.resolve(),
+  more: Partial<Activities> = {},
+): Promise<{ result: T; saved: Step[] }> {
   const saved: Step[] = [];
   const stubs: Partial<Activities> = {
+    ...more,
     loadSubscription: async () => {
       await loaded;
       return state;
@@ -108,5 +114,40 @@ describe('subscriptionWorkflow with stubbed activities', () => {
     expect(saved.map((s) => s.events)).toEqual([['SubscriptionUpdated'], ['SubscriptionUpdated']]);
     // The second change was made on the first's state, whichever came first.
     expect(saved[1]!.state).toMatchObject({ description: 'first', metadata: { second: 'yes' } });
+  });
+
+  it('a renewal that fails for a day (the database unreachable) retries with waits growing to 10 minutes, about a thousand events, then renews', async () => {
+    const DAY = 86_400_000;
+    const now = await env.currentTimeMs();
+    const state = subscription({ id: 'sub_stub_outage', nextCycleAt: now + 60_000 });
+    const outageEnds = now + DAY;
+    let attempts = 0;
+    let renewed!: () => void;
+    const renewal = new Promise<void>((resolve) => (renewed = resolve));
+    const renewSubscriptionPeriod = (async () => {
+      attempts++;
+      if ((await env.currentTimeMs()) < outageEnds) throw new Error('database unreachable');
+      renewed();
+      return { invoice: { id: 'inv_stub_outage', status: 'PAID' } };
+    }) as unknown as Activities['renewSubscriptionPeriod'];
+    const { result: events } = await withStubbedWorker(
+      state,
+      async (taskQueue) => {
+        const handle = await env.client.workflow.start<typeof subscriptionWorkflow>('subscriptionWorkflow', { taskQueue, workflowId: `wf-${state.id}`, args: [{ subscriptionId: state.id }] });
+        let done = false;
+        void renewal.then(() => (done = true));
+        // Started, not executed: the clock moves only as far as this loop skips it, past the outage and no further.
+        while (!done) await env.sleep(10 * 60_000);
+        const { events } = await handle.fetchHistory();
+        await handle.terminate('test over');
+        return events!.length;
+      },
+      undefined,
+      { renewSubscriptionPeriod },
+    );
+    // Exponential from 1 s, capped at 10 minutes: about 150 attempts over the day (about 1,440 with a 1-minute cap).
+    expect(attempts).toBeGreaterThan(100);
+    expect(attempts).toBeLessThan(200);
+    expect(events).toBeLessThan(1_500);
   });
 });
