@@ -95,7 +95,7 @@ function listed<T>(result: { items: T[]; pagination: { next_page_token: string }
 
 const ROUTES: Record<string, Route> = {
   'session/accept-invitation': publicRoute(schemas.acceptInvitationRequest, async (ctx, input) => {
-    const { user, token, sessionId } = await acceptInvitation(ctx.db, input, ctx.now, ctx.client);
+    const { user, token, sessionId } = await acceptInvitation(ctx.db, { ...input, previousToken: ctx.presentedToken }, ctx.now, ctx.client);
     await recordAudit(ctx.db, actorOf(user, sessionId), ctx.client, { action: 'session/accept-invitation', objectId: user.id, at: ctx.now });
     return signedIn(user, token);
   }),

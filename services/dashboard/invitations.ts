@@ -9,7 +9,7 @@ import { publicUrl } from '../files/config';
 import type { ClientInfo } from './actor';
 import { dashboardSettings } from './config';
 import { hashPassword } from './passwords';
-import { startSession } from './sessions';
+import { endSession, startSession } from './sessions';
 import { dashboardUserSelect } from './users';
 
 export const MIN_PASSWORD_LENGTH = 10;
@@ -96,14 +96,23 @@ export function passwordConstraintViolation(password: string): ApiError | undefi
   return undefined;
 }
 
+export interface AcceptedInvitation {
+  token: string;
+  password: string;
+  /** The token of the session the browser already holds, if any: ended, as sign-in does. */
+  previousToken?: string;
+}
+
 /**
  * Sets the password, creates the user and signs them in, all in one transaction with the
- * invitation's row locked: of two requests with one link, exactly one succeeds.
+ * invitation's row locked: of two requests with one link, exactly one succeeds. The link is
+ * looked at before the password is hashed, so a bogus, used or expired one costs no argon2 run.
  */
-export async function acceptInvitation(db: Database, input: { token: string; password: string }, now: Date, client: ClientInfo) {
+export async function acceptInvitation(db: Database, input: AcceptedInvitation, now: Date, client: ClientInfo) {
   const violation = passwordConstraintViolation(input.password);
   if (violation) throw violation;
   const tokenHash = hashDashboardToken(input.token);
+  usable(await db.dashboardInvitation.findUnique({ where: { tokenHash }, select: invitationSelect }), now);
   // Hashed before the transaction: argon2 takes tens of milliseconds and needs no lock.
   const passwordHash = await hashPassword(input.password);
   return db.$transaction(async (tx) => {
@@ -123,6 +132,7 @@ export async function acceptInvitation(db: Database, input: { token: string; pas
       select: dashboardUserSelect,
     });
     await tx.dashboardInvitation.update({ where: { id: invitation.id }, data: { acceptedAt: now } });
+    if (input.previousToken) await endSession(tx, input.previousToken);
     const session = await startSession(tx, user.id, now, client);
     return { user, ...session };
   }).catch((error: unknown) => {
