@@ -1,9 +1,10 @@
 import { luhnValid } from './cards';
 import { ID_PREFIXES } from './ids';
+import { V1_SECRET_PREFIX } from './v1-signature';
 
 export const REDACTED = '[REDACTED]';
 
-const SECRET_PREFIXES = [ID_PREFIXES.apiKeySecret, ID_PREFIXES.webhookSecret];
+const SECRET_PREFIXES = [ID_PREFIXES.apiKeySecret, ID_PREFIXES.webhookSecret, V1_SECRET_PREFIX];
 const SECRET = new RegExp(`(?:${SECRET_PREFIXES.join('|')})[A-Za-z0-9_-]+`, 'g');
 /** Any credential after an auth scheme, whatever its shape: a key the platform never issued is still someone's secret. */
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
@@ -11,8 +12,8 @@ const AUTH_SCHEME = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
 const DIGIT_RUN = /(?<![\w.-])\d(?:[ -]?\d){11,18}(?![\w])/g;
 
 /**
- * A log line with every secret the platform knows the shape of taken out: API key and webhook
- * secrets, whatever follows `Bearer`/`Basic`, and card numbers (a digit run that passes the Luhn
+ * A log line with every secret the platform knows the shape of taken out: API key, webhook and v1
+ * restore secrets, whatever follows `Bearer`/`Basic`, and card numbers (a digit run that passes the Luhn
  * check). Applied to the whole serialized line, so a secret quoted inside an error message or a
  * nested field is caught as well as one in a named field.
  */

@@ -71,10 +71,11 @@ describe('request logs', () => {
       { err: new Error(`charge of 4242 4242 4242 4242 refused for ${platform.rootSecret}`), headers: { authorization: `Bearer ${platform.rootSecret}` }, secret: 'wsec_abcDEF123' },
       'signing with wsec_abcDEF123 failed; card 4000-0000-0000-0002',
     );
+    logger.error({ v1: 'v1sec_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MC1fQUJDREVGR0g' }, 'v1 restore signed with v1sec_abc-DEF_123 failed');
     logger.warn({ authorization: 'Bearer some-token-the-platform-never-issued' }, 'Authorization: Bearer another-token');
 
     const everything = [...tokenized.raw, ...malformed.raw, ...lines].join('');
-    for (const secret of [platform.rootSecret, platform.rootSecret.slice(5), card, '4242 4242 4242 4242', '4000-0000-0000-0002', 'wsec_abcDEF123', 'some-token-the-platform-never-issued', 'another-token']) {
+    for (const secret of [platform.rootSecret, platform.rootSecret.slice(5), card, '4242 4242 4242 4242', '4000-0000-0000-0002', 'wsec_abcDEF123', 'v1sec_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MC1fQUJDREVGR0g', 'v1sec_abc-DEF_123', 'abc-DEF_123', 'some-token-the-platform-never-issued', 'another-token']) {
       expect(everything).not.toContain(secret);
     }
     // What is not a secret stays: the line still says what happened, and ids and amounts are not mistaken for cards.
