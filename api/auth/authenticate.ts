@@ -8,6 +8,9 @@ import { readRows, sqlStatement } from '../../prisma/statements';
 import type { Principal } from './principal';
 import type { SecretCache, SecretRecord } from './secret-cache';
 
+/** RFC 7235: the scheme is case-insensitive and one or more spaces separate it from the credentials. */
+const BEARER = /^bearer +(\S+)$/i;
+
 const unauthenticated = () => new ApiError('UNAUTHENTICATED', 'A valid API key secret is required in `Authorization: Bearer <secret>`.');
 
 /**
@@ -22,7 +25,7 @@ export async function authenticate(
   now: Date,
   cache?: SecretCache,
 ): Promise<Principal> {
-  const match = /^Bearer (\S+)$/.exec(authorization ?? '');
+  const match = BEARER.exec(authorization ?? '');
   const presented = match?.[1];
   const lookup = presented ? lookupOf(presented) : null;
   if (!presented || !lookup) throw unauthenticated();

@@ -51,6 +51,19 @@ describe('the /v2 error envelope over real HTTP', () => {
     expect(unknownField.body.context.constraints.colour.type).toBe('UNKNOWN_FIELD');
   });
 
+  it('takes the Bearer scheme in any case, with one or more spaces before the secret (RFC 7235)', async () => {
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
+      for (const space of [' ', '   ']) {
+        const res = await platform.call('/v2/api-keys/list', {}, { secret: null, headers: { authorization: `${scheme}${space}${platform.rootSecret}` } });
+        expect({ scheme, space, status: res.status }).toEqual({ scheme, space, status: 200 });
+      }
+    }
+    for (const authorization of [`Basic ${platform.rootSecret}`, `Bearer`, `Bearer${platform.rootSecret}`, `Bearer ${platform.rootSecret} extra`]) {
+      const res = await platform.call('/v2/api-keys/list', {}, { secret: null, headers: { authorization } });
+      expect({ authorization, status: res.status }).toEqual({ authorization, status: 401 });
+    }
+  });
+
   it('answers 401 UNAUTHENTICATED for a missing, malformed or unknown secret', async () => {
     for (const secret of [null, 'not-a-secret', `asec_${'A'.repeat(59)}`]) {
       const res = await platform.call('/v2/api-keys/list', {}, { secret });
