@@ -910,7 +910,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a paid invoice
-         * @description Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. docs/invoice-payments.md.
+         * @description Gives back all that is left (the default) or part of the captured payment of a PAID invoice through the provider that charged it, never more than the invoice has left to give back once its credit notes are counted; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. docs/invoice-payments.md.
          */
         post: operations["invoices-refund"];
         delete?: never;
@@ -9317,7 +9317,7 @@ export interface operations {
                 "application/json": {
                     /** @description Identifier with the prefix `inv_`. */
                     id: string;
-                    /** @description Minor units to give back. Default: everything not yet refunded. */
+                    /** @description Minor units to give back. Default: everything the invoice has left to give back. */
                     amount?: number;
                     reason?: string;
                     /** @description Channel to act in. Required when the API key is bound to several channels. */
@@ -9384,7 +9384,7 @@ export interface operations {
              * @description The request conflicts with the current state:
              *
              *     - `INCOMPATIBLE_STATUS`: The invoice is not PAID, or has no captured payment; `context.status`.
-             *     - `REFUND_EXCEEDS_PAYMENT`: `amount` (default: the rest) is more than is left to refund, or nothing is; `context.amount`, `context.refundable`, `context.payment_id`.
+             *     - `REFUND_EXCEEDS_PAYMENT`: `amount` (default: the rest) is more than the invoice has left to give back (paid − refunds − the paid parts of its ISSUED credit notes, at most what its payment has left), or nothing is; `context.amount`, `context.refundable`, `context.payment_id`, `context.amount_paid`, `context.given_back`. docs/invoice-payments.md.
              *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
              */
             422: {

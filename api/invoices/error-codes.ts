@@ -40,6 +40,6 @@ export const invoiceErrorCodes = {
   refund: {
     INCOMPATIBLE_STATUS: 'The invoice is not PAID, or has no captured payment; `context.status`.',
     REFUND_EXCEEDS_PAYMENT:
-      '`amount` (default: the rest) is more than is left to refund, or nothing is; `context.amount`, `context.refundable`, `context.payment_id`.',
+      '`amount` (default: the rest) is more than the invoice has left to give back (paid − refunds − the paid parts of its ISSUED credit notes, at most what its payment has left), or nothing is; `context.amount`, `context.refundable`, `context.payment_id`, `context.amount_paid`, `context.given_back`. docs/invoice-payments.md.',
   },
 } satisfies ResourceErrorCodes<'invoices'>;

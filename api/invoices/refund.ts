@@ -17,7 +17,7 @@ export const refundInvoiceRequest = z.strictObject({
     .min(1)
     .max(MAX_AMOUNT)
     .optional()
-    .meta({ description: 'Minor units to give back. Default: everything not yet refunded.' }),
+    .meta({ description: 'Minor units to give back. Default: everything the invoice has left to give back.' }),
   reason: z.string().min(1).max(500).optional(),
   channel_id: channelIdField,
 });
@@ -35,7 +35,7 @@ export const refundInvoice = authorizedProcedure
     operation('invoices/refund', {
       summary: 'Refund a paid invoice',
       description:
-        'Gives back all (the default) or part of the captured payment of a PAID invoice through the provider that charged it; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. docs/invoice-payments.md.',
+        'Gives back all that is left (the default) or part of the captured payment of a PAID invoice through the provider that charged it, never more than the invoice has left to give back once its credit notes are counted; the invoice stays PAID and amount_due is unchanged. Emits InvoicePaymentRefunded. docs/invoice-payments.md.',
     }),
   )
   .input(refundInvoiceRequest)

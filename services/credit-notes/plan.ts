@@ -5,6 +5,7 @@ import { ApiError } from '../../domain/errors';
 import type { TaxMode } from '../../domain/invoice-amounts';
 import type { Prisma } from '../../prisma/client';
 import type { InvoiceRow } from '../invoices/invoice-object';
+import { readMoneyGivenBack } from '../payments/left-to-give-back';
 import { refundablePayment } from '../payments/refunds';
 
 type Db = Prisma.TransactionClient;
@@ -47,27 +48,14 @@ export async function planCreditNote(tx: Db, invoice: InvoiceRow, input: CreditN
       payment_in_progress: true,
     });
   }
-  const [issued, refunds] = await Promise.all([
+  const [issued, { left: postPaymentCreditable }] = await Promise.all([
     tx.creditNote.findMany({
       where: { invoiceId: invoice.id, status: 'ISSUED' },
-      select: {
-        refundId: true,
-        refundAmount: true,
-        balanceCreditAmount: true,
-        outOfBandAmount: true,
-        lines: { select: { invoiceLineItemId: true, quantity: true, taxable: true } },
-      },
+      select: { lines: { select: { invoiceLineItemId: true, quantity: true, taxable: true } } },
     }),
-    tx.refund.findMany({ where: { invoiceId: invoice.id, status: { not: 'FAILED' } }, select: { id: true, amount: true } }),
+    readMoneyGivenBack(tx, invoice.id),
   ]);
   const amounts = computeCreditNoteAmounts(creditableLines(invoice, issued), input.credit);
-
-  // A note's refund counts as the note's, FAILED or not (the document stands); refunds made
-  // without a note (invoices/refund) count while they are not FAILED.
-  const noteRefunds = new Set(issued.flatMap((note) => (note.refundId ? [note.refundId] : [])));
-  const directRefunds = refunds.filter((refund) => !noteRefunds.has(refund.id)).reduce((sum, refund) => sum + refund.amount, 0);
-  const notesAfterPayment = issued.reduce((sum, note) => sum + note.refundAmount + note.balanceCreditAmount + note.outOfBandAmount, 0);
-  const postPaymentCreditable = Math.max(0, invoice.amountPaid - directRefunds - notesAfterPayment);
   const allocation = allocateCredit(amounts.total, { amountDue: invoice.amountDue, postPaymentCreditable }, input.split);
 
   if (allocation.refund === 0) return { invoice, amounts, allocation };

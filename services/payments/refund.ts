@@ -5,6 +5,7 @@ import type { RefundRegistry } from './providers/registry';
 import { lockVisibleInvoice, visibleInvoice } from '../invoices/repository';
 import type { Scope } from '../scope';
 import type { TransactionRunner } from './collect';
+import { readMoneyGivenBack } from './left-to-give-back';
 import { abandonedRefunds, finishRefund, refundablePayment, reserveRefund, type RefundOutcome } from './refunds';
 
 export interface RefundDependencies {
@@ -26,7 +27,9 @@ export interface RefundInput {
 /**
  * invoices/refund (docs/invoice-payments.md, "Refunds"): records the refund PENDING with its
  * reservation, then asks the provider and records the answer in `transaction` (the caller's,
- * which also stores its idempotency record). Refusals: INCOMPATIBLE_STATUS, REFUND_EXCEEDS_PAYMENT.
+ * which also stores its idempotency record). It refunds at most what the invoice has left to give
+ * back (services/payments/left-to-give-back.ts), decided under the invoice's lock. Refusals:
+ * INCOMPATIBLE_STATUS, REFUND_EXCEEDS_PAYMENT.
  */
 export async function refundInvoice(deps: RefundDependencies, scope: Scope, input: RefundInput, transaction: TransactionRunner): Promise<RefundOutcome> {
   // Abandoned refunds of the invoice are finished first, so this one is decided on what is
@@ -54,14 +57,17 @@ export async function refundInvoice(deps: RefundDependencies, scope: Scope, inpu
         status: row.status,
       });
     }
-    const { payment, refundable } = found;
+    const { payment } = found;
+    // Credit notes gave back part of the payment too (to the balance, out of band): only the rest may be refunded.
+    const { givenBack, left } = await readMoneyGivenBack(tx, row.id);
+    const refundable = Math.min(found.refundable, left);
     const amount = input.amount ?? refundable;
     if (amount > refundable || amount === 0) {
-      throw new ApiError('REFUND_EXCEEDS_PAYMENT', `Payment ${payment.id} has ${refundable} left to refund; ${amount} asked.`, {
-        amount,
-        refundable,
-        payment_id: payment.id,
-      });
+      throw new ApiError(
+        'REFUND_EXCEEDS_PAYMENT',
+        `Invoice ${row.id} has ${refundable} left to refund (${row.amountPaid} paid through payment ${payment.id}, ${givenBack} already given back by refunds and credit notes); ${amount} asked.`,
+        { amount, refundable, payment_id: payment.id, amount_paid: row.amountPaid, given_back: givenBack },
+      );
     }
     return reserveRefund(tx, { invoice: row, payment, amount, reason: input.reason ?? null, key, now: deps.now() });
   });

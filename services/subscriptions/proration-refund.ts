@@ -1,5 +1,6 @@
 import { creditToRefund, type Proration } from '../../domain/subscriptions/proration';
 import type { Database } from '../../prisma/client';
+import { readMoneyGivenBack } from '../payments/left-to-give-back';
 import { finishRefund, refundablePayment, reserveRefund } from '../payments/refunds';
 import { documentRefunds } from '../credit-notes/money-given-back';
 import { lockInvoice } from '../payments/settle';
@@ -16,9 +17,10 @@ export interface ProrationCredit {
  * Gives back a proration credit (docs/subscriptions.md, "Proration"). A credit destined to the
  * customer balance becomes a credit invoice (creditProrationToBalance); otherwise, as before: discounted as the
  * newest paid invoice was and taxed as its lines were (creditToRefund), then refunded against the
- * subscription's paid invoices, newest first, as far as their payments go; what they never
- * took is not given. All refunds are reserved in one transaction under keys derived from
- * the credit, so a retry finds them and only finishes them with their providers.
+ * subscription's paid invoices, newest first, as far as what each has left to give back goes
+ * (services/payments/left-to-give-back.ts, under its lock); what they never took is not given.
+ * All refunds are reserved in one transaction under keys derived from the credit, so a retry
+ * finds them and only finishes them with their providers.
  */
 export async function refundProrationCredit(
   deps: { db: Database; now: () => Date },
@@ -53,8 +55,10 @@ export async function refundProrationCredit(
       if (left === 0) break;
       await lockInvoice(tx, invoice.id);
       const found = await refundablePayment(tx, invoice.id);
-      if (!found || found.refundable === 0) continue;
-      const amount = Math.min(left, found.refundable);
+      if (!found) continue;
+      // Credit notes may have given part of the payment back already (to the balance, out of band).
+      const amount = Math.min(left, found.refundable, (await readMoneyGivenBack(tx, invoice.id)).left);
+      if (amount === 0) continue;
       ids.push(await reserveRefund(tx, { invoice, payment: found.payment, amount, reason: input.credit.description, key: `${prefix}${invoice.id}`, now }));
       left -= amount;
     }

@@ -56,7 +56,7 @@ describe('invoices/refund', () => {
     expect({ status: again.status, code: again.body.code, context: again.body.context }).toEqual({
       status: 422,
       code: 'REFUND_EXCEEDS_PAYMENT',
-      context: { amount: 0, refundable: 0, payment_id: payment.id },
+      context: { amount: 0, refundable: 0, payment_id: payment.id, amount_paid: 10_000, given_back: 10_000 },
     });
   });
 
