@@ -40,6 +40,7 @@ export const ID_PREFIXES = {
   dashboardInvitation: 'uinv_',
   dashboardSession: 'sess_',
   dashboardAuditEntry: 'aud_',
+  dashboardPasswordReset: 'pwr_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

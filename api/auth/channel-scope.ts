@@ -46,3 +46,18 @@ export function operationScope(principal: Principal, channelId: string | undefin
     keyChannels: isAccountLevel(principal) ? null : principal.channelIds,
   };
 }
+
+/**
+ * The scope of an operation over all the key reaches (reports, section 2.8: "only the account and
+ * channels the API key can access"): the channel named, else every channel of the key (null: all
+ * of the account's for an account-level key). Unlike operationScope, a key bound to several
+ * channels need not name one.
+ */
+export function reachScope(principal: Principal, channelId: string | undefined): Scope {
+  const keyChannels = isAccountLevel(principal) ? null : principal.channelIds;
+  return {
+    accountId: principal.accountId,
+    channels: channelId ? resolveChannelScope(principal, channelId) : keyChannels,
+    keyChannels,
+  };
+}

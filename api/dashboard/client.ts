@@ -16,7 +16,12 @@ export function clientInfoOf(request: FastifyRequest): ClientInfo {
 }
 
 export function sessionCredentialsOf(request: FastifyRequest): SessionCredentials {
-  return { cookie: header(request, 'cookie'), csrfToken: header(request, 'x-csrf-token'), fetchSite: header(request, 'sec-fetch-site') };
+  return {
+    cookie: header(request, 'cookie'),
+    csrfToken: header(request, 'x-csrf-token'),
+    fetchSite: header(request, 'sec-fetch-site'),
+    overTls: cameOverTls(request),
+  };
 }
 
 /** Over TLS: the socket's own, or `X-Forwarded-Proto: https` from a trusted proxy (TRUST_PROXY). */

@@ -7,6 +7,9 @@ import type { Database } from '../../prisma/client';
 import type { ClientInfo, DashboardActor } from '../../services/dashboard/actor';
 import { listAuditEntries, recordAudit, serializeAuditEntry } from '../../services/dashboard/audit-log';
 import { acceptInvitation, createInvitation, describeInvitation } from '../../services/dashboard/invitations';
+import { listPendingInvitations, revokeInvitation, serializePendingInvitation } from '../../services/dashboard/pending-invitations';
+import { changePassword } from '../../services/dashboard/password-change';
+import { createPasswordReset, describePasswordReset, resetPassword } from '../../services/dashboard/password-resets';
 import { endSession } from '../../services/dashboard/sessions';
 import { signIn } from '../../services/dashboard/sign-in';
 import { removeUser, updateUserRole } from '../../services/dashboard/team';
@@ -16,7 +19,7 @@ import { formatDateTime } from '../../domain/datetime';
 import { paginate } from '../common/pagination';
 import { envelopeOf, toApiError } from '../errors/envelope';
 import { requestHash } from '../idempotency/request-hash';
-import { cameOverTls, clientInfoOf, sessionCredentialsOf } from './client';
+import { clientInfoOf, sessionCredentialsOf } from './client';
 import * as schemas from './schemas';
 import { authenticateSession, refuseCrossSite, type AuthenticatedSession } from './session-auth';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './session-cookie';
@@ -105,7 +108,7 @@ const ROUTES: Record<string, Route> = {
   'session/sign-in': publicRoute(schemas.signInRequest, async (ctx, input) => {
     const { user, token, sessionId } = await signIn(
       ctx.db,
-      { email: input.email, password: input.password, totpCode: input.totp_code, previousToken: ctx.presentedToken },
+      { email: input.email, password: input.password, totpCode: input.totp_code, accountId: input.account_id, previousToken: ctx.presentedToken },
       ctx.now,
       ctx.client,
     );
@@ -125,8 +128,8 @@ const ROUTES: Record<string, Route> = {
       permissions: permissionsOfRole(ctx.session.actor.role),
     },
   })),
-  'totp/enroll': sessionRoute('session', schemas.emptyRequest, async (ctx) => {
-    const enrolled = await enrollTotp(ctx.db, ctx.session.actor, ctx.now);
+  'totp/enroll': sessionRoute('session', schemas.totpEnrollRequest, async (ctx, input) => {
+    const enrolled = await enrollTotp(ctx.db, ctx.session.actor, input.password, ctx.now);
     await audit(ctx, 'totp/enroll', ctx.session.actor.userId);
     return { body: enrolled };
   }),
@@ -135,10 +138,28 @@ const ROUTES: Record<string, Route> = {
     await audit(ctx, 'totp/confirm', ctx.session.actor.userId);
     return { body: { totp_enabled: true } };
   }),
-  'totp/disable': sessionRoute('session', schemas.totpCodeRequest, async (ctx, input) => {
-    await disableTotp(ctx.db, ctx.session.actor, input.code, ctx.now);
+  'totp/disable': sessionRoute('session', schemas.totpDisableRequest, async (ctx, input) => {
+    await disableTotp(ctx.db, ctx.session.actor, input, ctx.now);
     await audit(ctx, 'totp/disable', ctx.session.actor.userId);
     return { body: { totp_enabled: false } };
+  }),
+  'password/change': sessionRoute('session', schemas.changePasswordRequest, async (ctx, input) => {
+    await changePassword(ctx.db, ctx.session.actor, { currentPassword: input.current_password, newPassword: input.new_password }, ctx.now);
+    await audit(ctx, 'password/change', ctx.session.actor.userId);
+    return { status: 204 };
+  }),
+  'session/password-reset': publicRoute(schemas.passwordResetRequest, async (ctx, input) => ({
+    body: await describePasswordReset(ctx.db, input.token, ctx.now),
+  })),
+  'session/reset-password': publicRoute(schemas.resetPasswordRequest, async (ctx, input) => {
+    const user = await resetPassword(ctx.db, input, ctx.now);
+    await recordAudit(ctx.db, user, ctx.client, { action: 'session/reset-password', objectId: user.userId, at: ctx.now });
+    return { status: 204 };
+  }),
+  'users/send-password-reset': sessionRoute('admin', schemas.sendPasswordResetRequest, async (ctx, input) => {
+    const reset = await createPasswordReset(ctx.db, ctx.session.actor, input.user_id, ctx.now);
+    await audit(ctx, 'users/send-password-reset', input.user_id);
+    return { body: { reset_url: reset.url, expires_at: formatDateTime(reset.expiresAt) } };
   }),
   'users/list': sessionRoute('admin', schemas.listUsersRequest, async (ctx, input) =>
     ({
@@ -164,8 +185,23 @@ const ROUTES: Record<string, Route> = {
     return { body: serializeDashboardUser(user) };
   }),
   'users/remove': sessionRoute('admin', schemas.removeUserRequest, async (ctx, input) => {
-    await removeUser(ctx.db, ctx.session.actor, input.user_id);
+    await removeUser(ctx.db, ctx.session.actor, input.user_id, ctx.now);
     await audit(ctx, 'users/remove', input.user_id);
+    return { status: 204 };
+  }),
+  'invitations/list': sessionRoute('admin', schemas.listInvitationsRequest, async (ctx, input) => ({
+    body: listed(
+      await paginate(
+        page(input),
+        requestHash('dashboard/invitations/list', {}),
+        (beforeId, take) => listPendingInvitations(ctx.db, ctx.session.actor.accountId, ctx.now, beforeId, take),
+        serializePendingInvitation,
+      ),
+    ),
+  })),
+  'invitations/revoke': sessionRoute('admin', schemas.revokeInvitationRequest, async (ctx, input) => {
+    await revokeInvitation(ctx.db, ctx.session.actor, input.invitation_id, ctx.now);
+    await audit(ctx, 'invitations/revoke', input.invitation_id);
     return { status: 204 };
   }),
   'audit-log/list': sessionRoute('admin', schemas.listAuditLogRequest, async (ctx, input) => {
@@ -203,7 +239,7 @@ function parseJson(raw: unknown): unknown {
 async function run(deps: DashboardDependencies, route: Route, input: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const credentials = sessionCredentialsOf(request);
   const now = (deps.now ?? (() => new Date()))();
-  const base: RouteContext = { db: deps.db, now, client: clientInfoOf(request), presentedToken: sessionTokenOf(credentials.cookie) };
+  const base: RouteContext = { db: deps.db, now, client: clientInfoOf(request), presentedToken: sessionTokenOf(credentials.cookie, credentials.overTls) };
   let ctx: RouteContext | SessionContext = base;
   if (route.access === 'public') {
     refuseCrossSite(credentials);
@@ -215,9 +251,8 @@ async function run(deps: DashboardDependencies, route: Route, input: unknown, re
     ctx = { ...base, session };
   }
   const outcome = await route.handle(ctx, route.schema.parse(input));
-  const secure = cameOverTls(request);
-  if (outcome.cookie === 'set' && outcome.token) reply.header('set-cookie', sessionCookie(outcome.token, secure));
-  if (outcome.cookie === 'clear') reply.header('set-cookie', clearedSessionCookie(secure));
+  if (outcome.cookie === 'set' && outcome.token) reply.header('set-cookie', sessionCookie(outcome.token, credentials.overTls));
+  if (outcome.cookie === 'clear') reply.header('set-cookie', clearedSessionCookie(credentials.overTls));
   reply.code(outcome.status ?? 200);
   return outcome.body === undefined ? reply.send() : reply.type('application/json').send(outcome.body);
 }

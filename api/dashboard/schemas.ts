@@ -14,9 +14,19 @@ const role = z.enum(DASHBOARD_ROLES);
 
 export const acceptInvitationRequest = z.strictObject({ token, password });
 export const invitationRequest = z.strictObject({ token });
-export const signInRequest = z.strictObject({ email, password: z.string().min(1).max(1024), totp_code: totpCode.optional() });
+export const signInRequest = z.strictObject({
+  email,
+  password: z.string().min(1).max(1024),
+  totp_code: totpCode.optional(),
+  account_id: prefixedId('account').optional(),
+});
 export const emptyRequest = z.strictObject({});
 export const totpCodeRequest = z.strictObject({ code: totpCode });
+export const totpEnrollRequest = z.strictObject({ password });
+export const totpDisableRequest = z.strictObject({ code: totpCode, password });
+export const changePasswordRequest = z.strictObject({ current_password: password, new_password: password });
+export const passwordResetRequest = z.strictObject({ token });
+export const resetPasswordRequest = z.strictObject({ token, password });
 
 const pageRequest = {
   cursor: z.string().max(512).optional(),
@@ -27,6 +37,9 @@ export const listUsersRequest = z.strictObject(pageRequest);
 export const inviteUserRequest = z.strictObject({ email, role });
 export const updateRoleRequest = z.strictObject({ user_id: prefixedId('dashboardUser'), role });
 export const removeUserRequest = z.strictObject({ user_id: prefixedId('dashboardUser') });
+export const sendPasswordResetRequest = z.strictObject({ user_id: prefixedId('dashboardUser') });
+export const listInvitationsRequest = z.strictObject(pageRequest);
+export const revokeInvitationRequest = z.strictObject({ invitation_id: prefixedId('dashboardInvitation') });
 export const listAuditLogRequest = z.strictObject({
   ...pageRequest,
   user_id: z.string().min(1).max(64).optional(),

@@ -10,6 +10,8 @@ export interface SessionCredentials {
   csrfToken?: string;
   /** `Sec-Fetch-Site`, sent by every current browser. */
   fetchSite?: string;
+  /** The request came over TLS: the cookie is then the `__Host-` one (session-cookie.ts). */
+  overTls: boolean;
 }
 
 export interface AuthenticatedSession extends ResolvedSession {
@@ -30,7 +32,7 @@ export function refuseCrossSite(credentials: SessionCredentials): void {
 }
 
 export function hasSessionCookie(credentials: SessionCredentials | undefined): boolean {
-  return sessionTokenOf(credentials?.cookie) !== undefined;
+  return credentials !== undefined && sessionTokenOf(credentials.cookie, credentials.overTls) !== undefined;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function authenticateSession(
   options: { requireCsrf: boolean },
 ): Promise<AuthenticatedSession> {
   refuseCrossSite(credentials);
-  const token = sessionTokenOf(credentials.cookie);
+  const token = sessionTokenOf(credentials.cookie, credentials.overTls);
   if (!token) throw noSession();
   const session = await resolveSession(db, token, now);
   if (!session) throw noSession();

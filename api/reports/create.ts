@@ -1,17 +1,17 @@
 import { ApiError } from '../../domain/errors';
 import { createReport as create } from '../../services/reports/create';
-import { operationScope } from '../auth/channel-scope';
+import { reachScope } from '../auth/channel-scope';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
-import { createReportRequest, MAX_REPORT_RANGE_DAYS, REPORT_TYPE_PERMISSION, reportBoundAt, reportObject, serializeReport } from './schemas';
+import { createReportRequest, REPORT_TYPE_PERMISSION, reportBoundAt, reportObject, serializeReport } from './schemas';
 
 export const createReport = authorizedProcedure
   .meta(
     operation('reports/create', {
       summary: 'Create a report (CSV export)',
       description:
-        `Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), at most ${MAX_REPORT_RANGE_DAYS} days, ` +
-        'of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise).',
+        'Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), a range of any length, ' +
+        'of every channel the key reaches or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise).',
     }),
   )
   .input(createReportRequest)
@@ -25,7 +25,7 @@ export const createReport = authorizedProcedure
           required_permission: required,
         });
       }
-      const scope = operationScope(principal, input.channel_id);
+      const scope = reachScope(principal, input.channel_id);
       const report = await ctx.transaction((tx) =>
         create(ctx, tx, scope, {
           reportType: input.report_type,

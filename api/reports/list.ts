@@ -6,11 +6,13 @@ import { channelIdField } from '../common/schemas';
 import { requestHash } from '../idempotency/request-hash';
 import { authorizedProcedure, operation } from '../trpc';
 import { reportSelect } from '../../services/reports/report-row';
+import type { Prisma } from '../../prisma/client';
+import { visibleReportsWhere } from './repository';
 import { accessibleReportTypes, reportObject, reportStatus, reportType, serializeReport } from './schemas';
 
 export const listReportsRequest = z.strictObject({
   channel_id: channelIdField.meta({
-    description: 'Only reports of this one channel. Required when the API key is bound to several channels.',
+    description: 'Only reports that hold this channel’s records. Left out: every report the key may see.',
   }),
   filters: z
     .strictObject({
@@ -33,24 +35,22 @@ export const listReports = authorizedProcedure
       summary: 'List reports, newest first',
       description:
         'Reports of the types the key may access (INVOICES with `invoices:list`, SUBSCRIPTIONS with `subscriptions:list`) ' +
-        'and of its channels: an account-level key sees every report, a channel-bound key those of its channels.',
+        'and of its channels: an account-level key sees every report, a channel-bound key those naming only channels it reaches.',
     }),
   )
   .input(listReportsRequest)
   .output(z.object({ items: z.array(reportObject), pagination: paginationResponse }))
-  .query(({ ctx, input }) => {
+  .query(async ({ ctx, input }) => {
     const { principal } = ctx;
-    const scope = resolveChannelScope(principal, input.channel_id);
+    // 403 for a channel beyond the key's.
+    if (input.channel_id) resolveChannelScope(principal, input.channel_id);
     const filters = input.filters ?? {};
     const wanted = selected(filters.report_type);
     const types = accessibleReportTypes(principal.permissions).filter((type) => !wanted || wanted.includes(type));
     const statuses = selected(filters.status);
-    // Reports name at most one channel (a channel-bound key always reports on one), so "some of
-    // the scope" is "within the scope".
-    const where = {
-      accountId: principal.accountId,
+    const where: Prisma.ReportWhereInput = {
+      ...(await visibleReportsWhere(ctx.db, principal, input.channel_id)),
       reportType: { in: types },
-      ...(scope ? { channelIds: { hasSome: scope } } : {}),
       ...(statuses ? { status: { in: statuses } } : {}),
       ...(filters.created_at ? { createdAt: dateTimeCondition(filters.created_at) } : {}),
     };

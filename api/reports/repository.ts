@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import type { Principal } from '../auth/principal';
 import { isAccountLevel } from '../auth/principal';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { reportSelect, type ReportRow } from '../../services/reports/report-row';
 
 /**
@@ -12,6 +12,21 @@ import { reportSelect, type ReportRow } from '../../services/reports/report-row'
 export function reportVisible(principal: Principal, report: { channelIds: string[] }): boolean {
   if (isAccountLevel(principal)) return true;
   return report.channelIds.length > 0 && report.channelIds.every((id) => principal.channelIds.includes(id));
+}
+
+/**
+ * reports/list's condition for reportVisible: a channel-bound key's reports name channels, none
+ * of them beyond the key's (the account's other channels looked up once). `channelId` narrows to
+ * the reports naming that channel.
+ */
+export async function visibleReportsWhere(db: Database, principal: Principal, channelId: string | undefined): Promise<Prisma.ReportWhereInput> {
+  const conditions: Prisma.ReportWhereInput[] = [{ accountId: principal.accountId }];
+  if (channelId) conditions.push({ channelIds: { has: channelId } });
+  if (!isAccountLevel(principal)) {
+    const beyondKey = await db.channel.findMany({ where: { accountId: principal.accountId, id: { notIn: principal.channelIds } }, select: { id: true } });
+    conditions.push({ channelIds: { isEmpty: false } }, { NOT: { channelIds: { hasSome: beyondKey.map((channel) => channel.id) } } });
+  }
+  return { AND: conditions };
 }
 
 /** The report, or 404 when it is another account's or beyond the caller's channels. */

@@ -7,11 +7,7 @@ import type { ReportRow } from '../../services/reports/report-row';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { date } from '../settlements/schemas';
 
-/** One year and a day: a calendar year, leap or not, fits in one report. */
-export const MAX_REPORT_RANGE_DAYS = 366;
 export const REPORT_STATUSES = ['PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED'] as const;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Which report types a key may access (docs/reports.md): the one its rows come from. A key
@@ -48,19 +44,14 @@ export const createReportRequest = z
     report_type: reportType,
     date_from: reportBound('Records created at or after this moment are included.'),
     date_to: reportBound('Records created before this moment are included (exclusive).'),
-    channel_id: channelIdField,
+    channel_id: channelIdField.meta({
+      description: 'Only this channel’s records. Left out: every channel the key reaches (all of the account’s for an account-level key).',
+    }),
   })
+  // No upper bound on the span: section 2.8 sets none, and the export streams whatever its size.
   .superRefine((request, issues) => {
-    const span = reportBoundAt(request.date_to).getTime() - reportBoundAt(request.date_from).getTime();
-    if (span <= 0) {
+    if (reportBoundAt(request.date_to).getTime() <= reportBoundAt(request.date_from).getTime()) {
       issues.addIssue({ code: 'custom', path: ['date_to'], message: 'Must be later than date_from.', params: { type: 'MIN' } });
-    } else if (span > MAX_REPORT_RANGE_DAYS * DAY_MS) {
-      issues.addIssue({
-        code: 'custom',
-        path: ['date_to'],
-        message: `A report covers at most ${MAX_REPORT_RANGE_DAYS} days.`,
-        params: { type: 'MAX' },
-      });
     }
   });
 

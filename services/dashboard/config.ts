@@ -9,6 +9,8 @@ export interface DashboardSettings {
   /** A session is over this long after sign-in, however busy. */
   sessionAbsoluteMs: number;
   invitationTtlMs: number;
+  /** A MERCHANT_ADMIN's invitation. */
+  adminInvitationTtlMs: number;
   signInWindowMs: number;
   signInAttemptsPerEmail: number;
   signInAttemptsPerAddress: number;
@@ -29,6 +31,7 @@ export function dashboardSettings(env: NodeJS.ProcessEnv = process.env): Dashboa
     sessionIdleMs: positiveNumber(env, 'DASHBOARD_SESSION_IDLE_MINUTES', 30) * MINUTE,
     sessionAbsoluteMs: positiveNumber(env, 'DASHBOARD_SESSION_ABSOLUTE_HOURS', 12) * 60 * MINUTE,
     invitationTtlMs: positiveNumber(env, 'DASHBOARD_INVITATION_TTL_HOURS', 72) * 60 * MINUTE,
+    adminInvitationTtlMs: positiveNumber(env, 'DASHBOARD_ADMIN_INVITATION_TTL_HOURS', 24) * 60 * MINUTE,
     signInWindowMs: positiveNumber(env, 'DASHBOARD_SIGN_IN_WINDOW_MINUTES', 15) * MINUTE,
     signInAttemptsPerEmail: positiveNumber(env, 'DASHBOARD_SIGN_IN_ATTEMPTS_PER_EMAIL', 5),
     signInAttemptsPerAddress: positiveNumber(env, 'DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30),

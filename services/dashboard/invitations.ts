@@ -28,19 +28,26 @@ export interface NewInvitation {
   invitedBy: string | null;
 }
 
+/** A link that makes an admin lives shorter: it is the most valuable one to steal. */
+function invitationTtlMs(role: DashboardRole): number {
+  const settings = dashboardSettings();
+  return role === 'MERCHANT_ADMIN' ? settings.adminInvitationTtlMs : settings.invitationTtlMs;
+}
+
 /**
  * An invitation for one e-mail and role, valid once until it expires. Refused (422 USER_EXISTS)
- * when the e-mail already signs in: a second invitation would not be usable. The token is in the
- * returned link only.
+ * when the e-mail is already a user of this account: a second invitation would not be usable.
+ * Whether the address is a user of another account is neither checked nor told: e-mails are
+ * unique per account. The token is in the returned link only.
  */
 export async function createInvitation(db: Database | Prisma.TransactionClient, input: NewInvitation, now: Date) {
   const email = normalizeEmail(input.email);
   if (!looksLikeEmail(email)) throw ApiError.validation({ email: { type: 'FORMAT', message: 'Not an e-mail address.' } });
   const account = await db.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
   if (!account) throw ApiError.notFound('Account', input.accountId);
-  if (await db.dashboardUser.findUnique({ where: { email }, select: { id: true } })) throw userExists(email);
+  if (await db.dashboardUser.findUnique({ where: { accountId_email: { accountId: input.accountId, email } }, select: { id: true } })) throw userExists(email);
   const token = newDashboardToken();
-  const expiresAt = new Date(now.getTime() + dashboardSettings().invitationTtlMs);
+  const expiresAt = new Date(now.getTime() + invitationTtlMs(input.role));
   const invitation = await db.dashboardInvitation.create({
     data: {
       id: newId('dashboardInvitation', now.getTime()),
@@ -61,22 +68,29 @@ function userExists(email?: string): ApiError {
   return new ApiError('USER_EXISTS', 'A dashboard user with this e-mail already exists.', email ? { email } : undefined);
 }
 
-const invitationSelect = { id: true, accountId: true, email: true, role: true, expiresAt: true, acceptedAt: true } as const;
+const invitationSelect = { id: true, accountId: true, email: true, role: true, expiresAt: true, acceptedAt: true, revokedAt: true } as const;
 
-function invalidInvitation(reason: 'UNKNOWN' | 'USED' | 'EXPIRED'): ApiError {
+function invalidInvitation(reason: 'UNKNOWN' | 'USED' | 'REVOKED' | 'EXPIRED'): ApiError {
   const message = {
     UNKNOWN: 'This invitation link is not valid.',
     USED: 'This invitation link has already been used.',
+    REVOKED: 'This invitation was revoked; ask an admin for a new one.',
     EXPIRED: 'This invitation link has expired; ask an admin for a new one.',
   }[reason];
   return new ApiError('INVITATION_INVALID', message, { reason });
 }
 
-function usable<T extends { expiresAt: Date; acceptedAt: Date | null }>(invitation: T | null, now: Date): T {
+function usable<T extends { expiresAt: Date; acceptedAt: Date | null; revokedAt: Date | null }>(invitation: T | null, now: Date): T {
   if (!invitation) throw invalidInvitation('UNKNOWN');
   if (invitation.acceptedAt) throw invalidInvitation('USED');
+  if (invitation.revokedAt) throw invalidInvitation('REVOKED');
   if (invitation.expiresAt <= now) throw invalidInvitation('EXPIRED');
   return invitation;
+}
+
+/** Neither accepted, revoked nor expired: the link still works. */
+export function pendingAt(now: Date) {
+  return { acceptedAt: null, revokedAt: null, expiresAt: { gt: now } };
 }
 
 /** What the set-password page shows: the invited e-mail, role and account. */
@@ -86,12 +100,12 @@ export async function describeInvitation(db: Database, token: string, now: Date)
   return { email: invitation.email, role: invitation.role as DashboardRole, account_name: account.name };
 }
 
-export function passwordConstraintViolation(password: string): ApiError | undefined {
+export function passwordConstraintViolation(password: string, field = 'password'): ApiError | undefined {
   if (password.length < MIN_PASSWORD_LENGTH) {
-    return ApiError.validation({ password: { type: 'MIN', message: `At least ${MIN_PASSWORD_LENGTH} characters.` } });
+    return ApiError.validation({ [field]: { type: 'MIN', message: `At least ${MIN_PASSWORD_LENGTH} characters.` } });
   }
   if (password.length > MAX_PASSWORD_LENGTH) {
-    return ApiError.validation({ password: { type: 'MAX', message: `At most ${MAX_PASSWORD_LENGTH} characters.` } });
+    return ApiError.validation({ [field]: { type: 'MAX', message: `At most ${MAX_PASSWORD_LENGTH} characters.` } });
   }
   return undefined;
 }
@@ -118,7 +132,8 @@ export async function acceptInvitation(db: Database, input: AcceptedInvitation, 
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM dashboard_invitations WHERE token_hash = ${tokenHash} FOR UPDATE`;
     const invitation = usable(locked[0] ? await tx.dashboardInvitation.findUnique({ where: { id: locked[0].id }, select: invitationSelect }) : null, now);
-    if (await tx.dashboardUser.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw userExists(invitation.email);
+    const existing = { accountId_email: { accountId: invitation.accountId, email: invitation.email } };
+    if (await tx.dashboardUser.findUnique({ where: existing, select: { id: true } })) throw userExists(invitation.email);
     const user = await tx.dashboardUser.create({
       data: {
         id: newId('dashboardUser', now.getTime()),

@@ -2,16 +2,17 @@ import { ApiError } from '../../domain/errors';
 import { normalizeEmail } from '../../domain/dashboard-email';
 import type { Database } from '../../prisma/client';
 import type { ClientInfo } from './actor';
-import { passwordMatches } from './passwords';
+import { userHoldingPassword } from './password-holder';
 import { endSession, purgeExpiredSessions, startSession } from './sessions';
 import { countSignInAttempt, forgetSignInAttempts } from './sign-in-throttle';
 import { totpCodeAccepted } from './totp';
-import { dashboardUserSelect } from './users';
 
 export interface SignInRequest {
   email: string;
   password: string;
   totpCode?: string;
+  /** Which account, for an address that is a user of several. */
+  accountId?: string;
   /** The token of the session the browser already holds, if any: replaced, never reused. */
   previousToken?: string;
 }
@@ -27,13 +28,12 @@ const invalidCredentials = () => new ApiError('INVALID_CREDENTIALS', 'The e-mail
 export async function signIn(db: Database, request: SignInRequest, now: Date, client: ClientInfo) {
   const email = normalizeEmail(request.email);
   await countSignInAttempt(db, { email, address: client.ip }, now);
-  const found = await db.dashboardUser.findUnique({ where: { email }, select: { ...dashboardUserSelect, passwordHash: true } });
-  if (!(await passwordMatches(found?.passwordHash, request.password)) || !found) throw invalidCredentials();
-  if (found.totpEnabled) {
+  const user = await userHoldingPassword(db, email, request.password, request.accountId);
+  if (!user) throw invalidCredentials();
+  if (user.totpEnabled) {
     if (!request.totpCode) throw new ApiError('TOTP_REQUIRED', 'Enter the code from your authenticator app.');
-    if (!(await totpCodeAccepted(db, found.id, request.totpCode, now))) throw invalidCredentials();
+    if (!(await totpCodeAccepted(db, user.id, request.totpCode, now))) throw invalidCredentials();
   }
-  const { passwordHash: _, ...user } = found;
   await forgetSignInAttempts(db, email, now);
   return db.$transaction(async (tx) => {
     if (request.previousToken) await endSession(tx, request.previousToken);

@@ -2,6 +2,7 @@ import { ApiError } from '../../domain/errors';
 import type { DashboardRole } from '../../domain/dashboard-roles';
 import type { Database, Prisma } from '../../prisma/client';
 import type { DashboardActor } from './actor';
+import { revokeInvitationsBy } from './pending-invitations';
 import { dashboardUserSelect } from './users';
 
 /**
@@ -23,22 +24,32 @@ async function requireAnotherAdmin(tx: Prisma.TransactionClient, accountId: stri
   if (others === 0) throw new ApiError('LAST_ADMIN', 'The account would have no MERCHANT_ADMIN left.', { user_id: userId });
 }
 
-/** Takes effect on the user's next request: sessions read the role each time. */
+/**
+ * Takes effect on the user's next request: sessions read the role each time. An admin demoted
+ * loses the invitations they made that are still pending.
+ */
 export async function updateUserRole(db: Database, actor: DashboardActor, userId: string, role: DashboardRole, now: Date) {
   return db.$transaction(async (tx) => {
     await lockAccountUsers(tx, actor.accountId);
     const target = await targetIn(tx, actor.accountId, userId);
-    if (target.role === 'MERCHANT_ADMIN' && role !== 'MERCHANT_ADMIN') await requireAnotherAdmin(tx, actor.accountId, userId);
+    if (target.role === 'MERCHANT_ADMIN' && role !== 'MERCHANT_ADMIN') {
+      await requireAnotherAdmin(tx, actor.accountId, userId);
+      await revokeInvitationsBy(tx, userId, now);
+    }
     return tx.dashboardUser.update({ where: { id: userId }, data: { role, updatedAt: now }, select: dashboardUserSelect });
   });
 }
 
-/** The user and (by the foreign key's cascade) every session of theirs go in one statement. */
-export async function removeUser(db: Database, actor: DashboardActor, userId: string): Promise<void> {
+/**
+ * The user and (by the foreign key's cascade) every session and reset link of theirs go in one
+ * statement; the invitations they made that are still pending are revoked with them.
+ */
+export async function removeUser(db: Database, actor: DashboardActor, userId: string, now: Date): Promise<void> {
   await db.$transaction(async (tx) => {
     await lockAccountUsers(tx, actor.accountId);
     const target = await targetIn(tx, actor.accountId, userId);
     if (target.role === 'MERCHANT_ADMIN') await requireAnotherAdmin(tx, actor.accountId, userId);
+    await revokeInvitationsBy(tx, userId, now);
     await tx.dashboardUser.delete({ where: { id: userId } });
   });
 }

@@ -4,6 +4,7 @@ import { openSecret, sealSecret } from '../../domain/secret-box';
 import type { Database } from '../../prisma/client';
 import { secretsKey } from '../secrets/secrets-key';
 import type { DashboardActor } from './actor';
+import { requireCurrentPassword } from './current-password';
 
 /** Bound to the user, so a sealed secret copied to another user's row does not open. */
 const sealingPurpose = (userId: string) => `dashboard-user-totp:${userId}`;
@@ -38,8 +39,9 @@ export async function totpCodeAccepted(db: Database, userId: string, code: strin
   return acceptCode(db, { id: user.id, email: user.email, sealed: user.totpSecretSealed }, code, now);
 }
 
-/** A new secret, sealed and stored but not yet in force; confirm turns it on. */
-export async function enrollTotp(db: Database, actor: DashboardActor, now: Date) {
+/** A new secret, sealed and stored but not yet in force; confirm turns it on. Needs the password. */
+export async function enrollTotp(db: Database, actor: DashboardActor, password: string, now: Date) {
+  await requireCurrentPassword(db, actor.userId, password, 'password');
   const user = await db.dashboardUser.findUniqueOrThrow({ where: { id: actor.userId }, select: { totpEnabled: true } });
   if (user.totpEnabled) throw new ApiError('TOTP_ALREADY_ENABLED', 'TOTP is already on; disable it first to enrol a new authenticator.');
   const secret = new Secret({ size: 20 }).base32;
@@ -68,7 +70,10 @@ export async function confirmTotp(db: Database, actor: DashboardActor, code: str
   await db.dashboardUser.update({ where: { id: actor.userId }, data: { totpEnabled: true, updatedAt: now } });
 }
 
-export async function disableTotp(db: Database, actor: DashboardActor, code: string, now: Date): Promise<void> {
+/** Needs the password, checked first so a wrong one does not use up the code. */
+export async function disableTotp(db: Database, actor: DashboardActor, input: { code: string; password: string }, now: Date): Promise<void> {
+  await requireCurrentPassword(db, actor.userId, input.password, 'password');
+  const code = input.code;
   await requireCode(db, actor, code, now, true);
   await db.dashboardUser.update({ where: { id: actor.userId }, data: { totpEnabled: false, totpSecretSealed: null, totpLastStep: null, updatedAt: now } });
 }

@@ -126,6 +126,34 @@ describe('sign-in, me and sign-out', () => {
   });
 });
 
+describe('the __Host- cookie over TLS', () => {
+  it('names the cookie __Host-bp_session where the request is HTTPS, and reads only that name there', async () => {
+    await signedInUser(platform, 'host-prefix@example.test', 'SUPPORT');
+    const clock = { now: new Date() };
+    const trusting = await serverWithClock(platform, clock, { trustProxy: true });
+    const post = (path: string, headers: Record<string, string>, body: unknown = {}) =>
+      fetch(`${trusting.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const https = { 'x-forwarded-proto': 'https' };
+    try {
+      const signedIn = await post('/dashboard/api/session/sign-in', https, { email: 'host-prefix@example.test', password: PASSWORD });
+      const cookie = signedIn.headers.getSetCookie().find((c) => c.includes('bp_session='))!;
+      expect(cookie).toMatch(/^__Host-bp_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+      const token = cookie.split(';')[0]!.split('=')[1]!;
+      expect((await post('/dashboard/api/session/me', { ...https, cookie: `__Host-bp_session=${token}` })).status).toBe(200);
+      expect((await post('/dashboard/api/session/me', { ...https, cookie: `bp_session=${token}` })).status).toBe(401);
+      expect((await post('/dashboard/api/session/me', { cookie: `__Host-bp_session=${token}` })).status).toBe(401);
+      expect((await post('/v2/customers/list', { ...https, cookie: `bp_session=${token}`, 'x-csrf-token': ((await signedIn.json()) as { csrf_token: string }).csrf_token })).status).toBe(401);
+
+      const me = (await (await post('/dashboard/api/session/me', { ...https, cookie: `__Host-bp_session=${token}` })).json()) as { csrf_token: string };
+      const out = await post('/dashboard/api/session/sign-out', { ...https, cookie: `__Host-bp_session=${token}`, 'x-csrf-token': me.csrf_token });
+      expect(out.status).toBe(204);
+      expect(out.headers.get('set-cookie')).toMatch(/^__Host-bp_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0; Secure$/);
+    } finally {
+      await trusting.server.close();
+    }
+  });
+});
+
 describe('idle and absolute expiry', () => {
   it('ends a session unused for 30 minutes; use within that keeps it alive', async () => {
     const clock = { now: new Date() };

@@ -75,12 +75,12 @@ describe('TOTP second factor', () => {
         user.post('/dashboard/api/session/sign-in', { email: 'totp@example.test', password: PASSWORD, ...(totp_code ? { totp_code } : {}) });
       expect((await signIn()).status).toBe(200);
 
-      const enrolled = await user.post('/dashboard/api/totp/enroll');
+      const enrolled = await user.post('/dashboard/api/totp/enroll', { password: PASSWORD });
       expect(enrolled.status).toBe(200);
       expect(enrolled.body.otpauth_url).toMatch(/^otpauth:\/\/totp\/.*totp%40example\.test\?.*secret=/);
       const totp = new TOTP({ secret: Secret.fromBase32(enrolled.body.secret), digits: 6, period: 30, algorithm: 'SHA1' });
       const codeAt = (offsetSeconds: number) => totp.generate({ timestamp: clock.now.getTime() + offsetSeconds * 1000 });
-      const stored = await platform.db.dashboardUser.findUniqueOrThrow({ where: { email: 'totp@example.test' } });
+      const stored = await platform.db.dashboardUser.findFirstOrThrow({ where: { email: 'totp@example.test' } });
       expect(Buffer.from(stored.totpSecretSealed!).toString('latin1')).not.toContain(enrolled.body.secret);
 
       // Not in force until confirmed.
@@ -100,9 +100,9 @@ describe('TOTP second factor', () => {
 
       clock.now = new Date(clock.now.getTime() + 60_000);
       expect((await signIn(codeAt(0))).status).toBe(200);
-      expect((await user.post('/dashboard/api/totp/disable', { code: codeAt(0) })).status).toBe(400);
+      expect((await user.post('/dashboard/api/totp/disable', { code: codeAt(0), password: PASSWORD })).status).toBe(400);
       clock.now = new Date(clock.now.getTime() + 30_000);
-      expect((await user.post('/dashboard/api/totp/disable', { code: codeAt(0) })).status).toBe(200);
+      expect((await user.post('/dashboard/api/totp/disable', { code: codeAt(0), password: PASSWORD })).status).toBe(200);
       expect((await signIn()).status).toBe(200);
     } finally {
       await platform.db.dashboardSignInThrottle.deleteMany({});
