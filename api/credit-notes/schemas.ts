@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CREDIT_NOTE_ORIGINS, CREDIT_NOTE_REASONS, CREDIT_NOTE_STATUSES } from '../../domain/credit-note-reasons';
 import { MAX_INVOICE_AMOUNT, TAX_MODES } from '../../domain/invoice-amounts';
 import type { CreditNoteInput } from '../../services/credit-notes/plan';
+import { INVOICE_PDF_URL_TTL_SECONDS } from '../../services/invoices/pdf-url';
 import { channelIdField, dateTime, prefixedId } from '../common/schemas';
 import { invoiceId, MAX_LINE_ITEMS, MAX_QUANTITY } from '../invoices/schemas';
 
@@ -101,7 +102,10 @@ export const creditNoteObject = z
     ...moneyFields,
     refund_id: z.string().optional(),
     balance_transaction_id: z.string().optional(),
-    pdf_url: z.string().optional(),
+    pdf_url: z
+      .string()
+      .optional()
+      .meta({ description: `Signed link to the PDF, valid ${INVOICE_PDF_URL_TTL_SECONDS / 86_400} days from the answer or event that carries it (docs/invoice-pdf.md).` }),
     voided_at: dateTime.optional(),
     created_at: dateTime,
     updated_at: dateTime,

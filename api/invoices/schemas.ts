@@ -8,6 +8,7 @@ import { calculationType, couponCode } from '../coupons/schemas';
 import { addressObject } from '../customers/schemas';
 import { MAX_PRICE_AMOUNT } from '../product-prices/schemas';
 import { catalogueId } from '../products/schemas';
+import { INVOICE_PDF_URL_TTL_SECONDS } from '../../services/invoices/pdf-url';
 
 export { COLLECTION_METHODS, type CollectionMethod };
 
@@ -159,7 +160,12 @@ export const invoiceObject = z
     notes: z.string().optional(),
     merchant_reference: z.string().optional(),
     metadata: z.record(z.string(), z.string()).optional(),
-    pdf_url: z.string().optional(),
+    pdf_url: z
+      .string()
+      .optional()
+      .meta({
+        description: `Signed link to the PDF, opened without an API key; valid ${INVOICE_PDF_URL_TTL_SECONDS / 86_400} days from the answer or event that carries it (docs/invoice-pdf.md). Absent for a DRAFT.`,
+      }),
     finalized_at: dateTime.optional(),
     paid_at: dateTime.optional(),
     voided_at: dateTime.optional(),

@@ -1,8 +1,12 @@
 import { signPath } from '../../domain/signed-url';
 import { publicUrl, urlSigningKey } from '../files/config';
 
-/** 24 hours: long enough to open a link from an API response, short enough that a leaked one soon dies. */
-export const INVOICE_PDF_URL_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * 30 days: the same link goes into event payloads, and a webhook is retried for almost four
+ * days (docs/webhooks.md) and read by its receiver later still, so a link must outlive every
+ * attempt. A leaked link is cut off by rotating URL_SIGNING_KEY (docs/invoice-pdf.md).
+ */
+export const INVOICE_PDF_URL_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 export function invoicePdfPath(invoiceId: string): string {
   return `/files/invoices/${invoiceId}.pdf`;

@@ -32,11 +32,11 @@ function withParam(url: string, name: string, value: string): string {
 }
 
 describe('invoice PDF links', () => {
-  it('points at this platform with a 24-hour expiry, or the given TTL', () => {
+  it('points at this platform with a 30-day expiry, or the given TTL', () => {
     const now = new Date('2026-05-01T12:00:00Z');
     const url = new URL(urlOf('inv_x', now));
     expect(`${url.origin}${url.pathname}`).toBe(`${platform.baseUrl}/files/invoices/inv_x.pdf`);
-    expect(url.searchParams.get('expires')).toBe(String(now.getTime() / 1000 + 86_400));
+    expect(url.searchParams.get('expires')).toBe(String(now.getTime() / 1000 + 30 * 86_400));
     expect(url.searchParams.get('signature')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(new URL(urlOf('inv_x', now, 7 * 86_400)).searchParams.get('expires')).toBe(String(now.getTime() / 1000 + 7 * 86_400));
   });
@@ -141,6 +141,25 @@ describe('GET /files/invoices/:id.pdf', () => {
     }
   });
 
+  it('answers with a pdf_url valid 30 days, and the event carries one as long-lived, so a webhook retried days later opens', async () => {
+    const customer = await platform.call('/v2/customers/create', { type: 'INDIVIDUAL', email: 'ida@example.com' });
+    const draft = await platform.call('/v2/invoices/create', { customer_id: customer.body.id, currency: 'EUR', line_items: [{ description: 'Ink', amount: 500, quantity: 1 }] });
+    const finalized = await platform.call('/v2/invoices/finalize', { id: draft.body.id });
+    expect(finalized.status).toBe(200);
+    const event = await platform.db.outboxEvent.findFirstOrThrow({
+      where: { eventType: 'INVOICE_FINALIZED', data: { path: ['invoice', 'id'], equals: draft.body.id } },
+    });
+    const links = [
+      { where: 'invoices/finalize', url: finalized.body.pdf_url as string, from: Date.parse(finalized.body.updated_at) },
+      { where: 'InvoiceFinalized', url: (event.data as any).invoice.pdf_url as string, from: event.occurredAt.getTime() },
+    ];
+    for (const { where, url, from } of links) {
+      // Links are signed to the whole second.
+      const validDays = (Number(new URL(url).searchParams.get('expires')) * 1000 - Math.floor(from / 1000) * 1000) / (24 * HOUR);
+      expect({ where, atLeast30Days: validDays >= 30 }).toEqual({ where, atLeast30Days: true });
+    }
+  });
+
   describe('refusals', () => {
     let id: string;
     let url: string;
@@ -176,10 +195,10 @@ describe('GET /files/invoices/:id.pdf', () => {
     });
 
     it('answers 403 with the moment it expired to a link past its expiry', async () => {
-      const issuedAt = new Date(Date.now() - 25 * HOUR);
+      const issuedAt = new Date(Date.now() - 31 * 24 * HOUR);
       const res = await fetchRefusal(urlOf(id, issuedAt));
       expect(res.status).toBe(403);
-      const expiredAt = new Date(Math.floor(issuedAt.getTime() / 1000) * 1000 + 24 * HOUR).toISOString().replace('Z', '000Z');
+      const expiredAt = new Date(Math.floor(issuedAt.getTime() / 1000) * 1000 + 30 * 24 * HOUR).toISOString().replace('Z', '000Z');
       expect(res.body).toEqual({ code: 'PERMISSION_DENIED', message: expect.stringContaining('expired'), context: { expired_at: expiredAt } });
     });
 
