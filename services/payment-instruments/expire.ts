@@ -1,10 +1,11 @@
 import type { Database } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
+import { clearDefaultInstrument } from '../customers/default-instrument';
 import { paymentInstrumentSelect, serializePaymentInstrument } from './records';
 
 /**
  * ACTIVE → EXPIRED with its PaymentInstrumentExpired event, in one transaction, `expiredAt` being
- * the end of the expiry month. Anything else is left alone: a revoked instrument, a retry after
+ * the end of the expiry month; the instrument stops being the customer's default. Anything else is left alone: a revoked instrument, a retry after
  * the first attempt committed, or an instrument whose tokenize rolled back after starting the
  * workflow (no row at all). Returns whether it expired the instrument.
  */
@@ -23,6 +24,7 @@ export function expirePaymentInstrument({ db }: { db: Database }, paymentInstrum
       data: { payment_instrument: serializePaymentInstrument(row) },
       occurredAt: expiredAt,
     });
+    await clearDefaultInstrument(tx, row, new Date());
     return true;
   });
 }

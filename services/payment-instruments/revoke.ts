@@ -1,12 +1,14 @@
 import { ApiError } from '../../domain/errors';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
+import { clearDefaultInstrument } from '../customers/default-instrument';
 import type { Scope } from '../scope';
 import { revokeInstrument, serializePaymentInstrument, visibleInstrument } from './records';
 
 /**
  * payment-instruments/revoke in the caller's transaction: ACTIVE → REVOKED for good, with
- * PaymentInstrumentRevoked; any other status is 422 INCOMPATIBLE_STATUS.
+ * PaymentInstrumentRevoked, and no longer the customer's default; any other status is 422
+ * INCOMPATIBLE_STATUS.
  */
 export async function revokePaymentInstrument(deps: { now: () => Date }, tx: Prisma.TransactionClient, scope: Scope, instrumentId: string) {
   await visibleInstrument(tx, scope, instrumentId);
@@ -25,5 +27,6 @@ export async function revokePaymentInstrument(deps: { now: () => Date }, tx: Pri
     data: { payment_instrument: instrument },
     occurredAt: now,
   });
+  await clearDefaultInstrument(tx, row, now);
   return instrument;
 }

@@ -165,7 +165,7 @@ export async function subscriptionInstrument(
 /**
  * How a new subscription collects its invoices and the instrument it keeps (docs/subscriptions.md,
  * "Collection"). Left out, the method is CHARGE_AUTOMATICALLY when there is an instrument to
- * charge (named, or the customer's default) or a PAID trial, else SEND_INVOICE. Automatic
+ * charge (named, or the customer's ACTIVE default) or a PAID trial, else SEND_INVOICE. Automatic
  * collection needs an instrument (subscriptionInstrument); billing by invoice keeps one only if
  * named, checked the same way. A PAID trial is charged when it starts, and a payment term
  * (settings.days_until_due) belongs to invoices that are sent: 400 otherwise.
@@ -177,8 +177,12 @@ export async function subscriptionCollection(
   request: { payment_instrument_id?: string; collection_method?: CollectionMethod; trial?: { type: string }; settings?: { days_until_due?: number } },
 ): Promise<{ collectionMethod: CollectionMethod; paymentInstrumentId: string | null }> {
   const paidTrial = request.trial?.type === 'PAID';
+  // Only the default can decide the method. Revoking or expiring an instrument clears it as the
+  // default; one that stopped being ACTIVE before that rule is no instrument to charge either.
+  const fallback = request.collection_method || request.payment_instrument_id || paidTrial ? undefined : defaultInstrumentOf(customer);
+  const defaultVerdict = fallback ? await chargeableInstrument(tx, { accountId, customerId: customer.id, instrumentId: fallback }) : undefined;
   const collectionMethod =
-    request.collection_method ?? (request.payment_instrument_id || defaultInstrumentOf(customer) || paidTrial ? 'CHARGE_AUTOMATICALLY' : 'SEND_INVOICE');
+    request.collection_method ?? (request.payment_instrument_id || paidTrial || defaultVerdict?.chargeable ? 'CHARGE_AUTOMATICALLY' : 'SEND_INVOICE');
   if (collectionMethod === 'SEND_INVOICE' && paidTrial) {
     throw ApiError.validation({ collection_method: { type: 'INVALID', message: 'A PAID trial is charged on an instrument when it starts: use CHARGE_AUTOMATICALLY.' } });
   }
@@ -186,7 +190,8 @@ export async function subscriptionCollection(
     if (request.settings?.days_until_due !== undefined) {
       throw ApiError.validation({ 'settings.days_until_due': { type: 'INVALID', message: 'Only a subscription billed by invoice (collection_method SEND_INVOICE) has a payment term.' } });
     }
-    return { collectionMethod, paymentInstrumentId: await subscriptionInstrument(tx, accountId, customer, request.payment_instrument_id) };
+    const paymentInstrumentId = defaultVerdict?.chargeable ? defaultVerdict.instrument.id : await subscriptionInstrument(tx, accountId, customer, request.payment_instrument_id);
+    return { collectionMethod, paymentInstrumentId };
   }
   const paymentInstrumentId = request.payment_instrument_id ? await subscriptionInstrument(tx, accountId, customer, request.payment_instrument_id) : null;
   return { collectionMethod, paymentInstrumentId };

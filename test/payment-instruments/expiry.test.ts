@@ -77,6 +77,20 @@ describe('durable expiry of payment instruments', () => {
     expect(revoke.body.context).toEqual({ status: 'EXPIRED' });
   });
 
+  it('clears an expiring default as the customer’s default, with CustomerUpdated', async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const { instrument, workflow } = await tokenize(9, year);
+    expect((await platform.call('/v2/customers/patch', { id: customerId, configuration: { default_payment_instrument_id: instrument.id } })).status).toBe(200);
+    await sleepPast(endOfExpiryMonth(9, year).getTime());
+    expect(await finishedResult(workflow)).toEqual({ expired: true });
+    const customer = (await platform.call('/v2/customers/get', { id: customerId })).body;
+    expect(customer).not.toHaveProperty('configuration.default_payment_instrument_id');
+    const events = (await platform.db.outboxEvent.findMany({ where: { eventType: 'CUSTOMER_UPDATED' }, orderBy: { id: 'asc' } })).filter(
+      (e) => (e.data as { customer: { id: string } }).customer.id === customerId,
+    );
+    expect(events.at(-1)).toMatchObject({ channelId: platform.channelIds[2], data: { customer } });
+  });
+
   it('leaves a revoked card revoked when its expiry comes', async () => {
     const year = new Date().getUTCFullYear() + 2;
     const { instrument, workflow } = await tokenize(6, year);

@@ -250,6 +250,31 @@ describe('payment-instruments/revoke', () => {
     expect(await revokedEvents()).toHaveLength(1);
   });
 
+  it('clears a revoked default as the customer’s default, with CustomerUpdated; another instrument leaves the customer alone', async () => {
+    const owner = await newCustomer(platform.channelIds[1]);
+    const kept = await tokenizeCard('4242424242424242', {}, owner.id);
+    const chosen = await tokenizeCard('5555555555554444', {}, owner.id);
+    const patched = await platform.call('/v2/customers/patch', { id: owner.id, configuration: { default_payment_instrument_id: chosen.id, default_billing_currency: 'EUR' } });
+    expect(patched.status).toBe(200);
+    const updatedEvents = async () =>
+      (await platform.db.outboxEvent.findMany({ where: { eventType: 'CUSTOMER_UPDATED' }, orderBy: { id: 'asc' } })).filter(
+        (e) => (e.data as { customer: { id: string } }).customer.id === owner.id,
+      );
+    const before = (await updatedEvents()).length;
+
+    expect((await platform.call('/v2/payment-instruments/revoke', { id: kept.id })).status).toBe(200);
+    expect(await updatedEvents()).toHaveLength(before);
+
+    const revoked = await platform.call('/v2/payment-instruments/revoke', { id: chosen.id });
+    expect(revoked.status).toBe(200);
+    const customer = (await platform.call('/v2/customers/get', { id: owner.id })).body;
+    expect(customer.configuration).toEqual({ default_billing_currency: 'EUR' });
+    expect(customer.updated_at).toBe(revoked.body.revoked_at);
+    const events = await updatedEvents();
+    expect(events).toHaveLength(before + 1);
+    expect(events.at(-1)).toMatchObject({ channelId: owner.channel_id, data: { customer } });
+  });
+
   it('refuses an EXPIRED instrument and one outside the key’s channels', async () => {
     const instrument = await tokenizeCard('5555555555554444');
     await platform.db.paymentInstrument.update({ where: { id: instrument.id }, data: { status: 'EXPIRED', expiredAt: new Date() } });

@@ -110,6 +110,28 @@ describe('subscriptions billed by invoice (no payment instrument)', () => {
     expect((await s.eventTypes(created.id)).slice(-2)).toEqual(['SUBSCRIPTION_UNPAID', 'SUBSCRIPTION_ACTIVATED']);
   });
 
+  it('bills by invoice a customer whose default instrument was revoked or is no longer ACTIVE', async () => {
+    const priceId = await s.price(1_000);
+    const create = async (customerId: string) =>
+      s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1 }], starts_at: await s.soon() });
+
+    const revoked = await s.payer();
+    await s.ok('payment-instruments/revoke', { id: revoked.instrumentId });
+    const afterRevoke = await create(revoked.customerId);
+    expect(afterRevoke).toMatchObject({ collection_method: 'SEND_INVOICE' });
+    expect(afterRevoke).not.toHaveProperty('payment_instrument_id');
+
+    // A default that stopped being ACTIVE before revoking and expiring cleared defaults.
+    const stale = await s.payer();
+    await platform.db.paymentInstrument.update({ where: { id: stale.instrumentId }, data: { status: 'EXPIRED', expiredAt: new Date() } });
+    const afterExpiry = await create(stale.customerId);
+    expect(afterExpiry).toMatchObject({ collection_method: 'SEND_INVOICE' });
+    expect(afterExpiry).not.toHaveProperty('payment_instrument_id');
+
+    const active = await s.payer();
+    expect(await create(active.customerId)).toMatchObject({ collection_method: 'CHARGE_AUTOMATICALLY', payment_instrument_id: active.instrumentId });
+  });
+
   it('an instrument is still required for automatic collection and a PAID trial', async () => {
     const customerId = await s.customer();
     const priceId = await s.price(1_000);
