@@ -1,11 +1,11 @@
 import { heartbeat } from '@temporalio/activity';
 import type { Database } from '../prisma/client';
-import { purgeExpiredV1RestoreRequests } from '../services/v1/purge-seen-requests';
+import { purgeV1AnswersOfRotatedOutSecrets } from '../services/v1/purge-recorded-answers';
 
 export function createV1RestoreRequestActivities({ db }: { db: Database }) {
   return {
-    /** Heartbeats after each batch. */
+    /** Named as when it purged by age: workflow histories name activities by it. Heartbeats after each batch. */
     purgeExpiredV1RestoreRequests: (): Promise<{ deleted: number }> =>
-      purgeExpiredV1RestoreRequests({ db, now: () => new Date() }, (done) => heartbeat(done)),
+      purgeV1AnswersOfRotatedOutSecrets({ db, now: () => new Date() }, (done) => heartbeat(done)),
   };
 }

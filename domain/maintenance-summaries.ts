@@ -7,7 +7,7 @@ function every(minutes: number): string {
 }
 
 export function idempotencyPurgeSummary(intervalMinutes: number): string {
-  return `Purge expired idempotency records and v1 restore requests ${every(intervalMinutes)}`;
+  return `Purge expired idempotency records and v1 restore answers of rotated-out secrets ${every(intervalMinutes)}`;
 }
 
 export function paymentSweepSummary(intervalMinutes: number): string {

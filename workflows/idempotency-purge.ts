@@ -3,7 +3,7 @@ import type { Activities } from '../activities';
 import { idempotencyPurgeSummary } from '../domain/maintenance-summaries';
 import { runDetails, waitingUntil } from '../domain/workflow-details';
 
-const { purgeExpiredIdempotencyRecords, purgeExpiredV1RestoreRequests } = proxyActivities<Activities>({
+const { purgeExpiredIdempotencyRecords, purgeExpiredV1RestoreRequests, purgeExpiredSignInRecords } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes' },
@@ -16,8 +16,9 @@ export interface IdempotencyPurgeInput {
 }
 
 /**
- * Reclaims idempotency records past their 24 hours, and v1 restore request hashes past their
- * replay window, every `intervalMinutes`, forever. One execution does a bounded number of runs,
+ * Reclaims idempotency records past their 24 hours, and the recorded v1 restore answers of
+ * secrets rotated out, and the dashboard's sign-in counts whose window is over and sign-in clients
+ * past the known-client period, every `intervalMinutes`, forever. One execution does a bounded number of runs,
  * then continues as new, so its history never grows.
  */
 export async function idempotencyPurgeWorkflow(input: IdempotencyPurgeInput): Promise<void> {
@@ -29,7 +30,13 @@ export async function idempotencyPurgeWorkflow(input: IdempotencyPurgeInput): Pr
     await purgeExpiredIdempotencyRecords.executeWithOptions({ summary: `Delete idempotency records past their 24 hours (${which})` }, []);
     // Added while executions ran: one replaying a history from before it must not schedule it.
     if (patched('v1-restore-request-purge')) {
-      await purgeExpiredV1RestoreRequests.executeWithOptions({ summary: `Delete v1 restore request hashes past their replay window (${which})` }, []);
+      await purgeExpiredV1RestoreRequests.executeWithOptions({ summary: `Delete the v1 restore answers of rotated-out secrets (${which})` }, []);
+    }
+    if (patched('dashboard-sign-in-record-purge')) {
+      await purgeExpiredSignInRecords.executeWithOptions(
+        { summary: `Delete dashboard sign-in counts whose window is over and clients past the known-client period (${which})` },
+        [],
+      );
     }
     const wait = input.intervalMinutes * 60_000;
     setCurrentDetails(runDetails(summary, waitingUntil(Date.now() + wait, `after ${which}`)));

@@ -21,6 +21,7 @@ const DECOY_SECRET = newV1Secret();
  * `signature` must be the HMAC of the body bytes under that account's v1 secret. 401 when it
  * is not proven who calls; 403 when the account exists but has no v1 secret (the service is
  * not enabled for it), as no signature could ever pass then and the merchant must ask for one.
+ * Returns the account and the number of the secret that verified (accounts.v1_secret_generation).
  */
 export async function authenticateV1(
   db: Database,
@@ -28,11 +29,11 @@ export async function authenticateV1(
   signature: string | undefined,
   body: Buffer,
   now: Date = new Date(),
-): Promise<{ accountId: string }> {
+): Promise<{ accountId: string; secretGeneration: number }> {
   if (!merchant || !signature || merchant.length > MAX_MERCHANT_LENGTH) throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
   const account = await db.account.findUnique({
     where: { id: merchant },
-    select: { id: true, v1SigningSecret: true, v1PreviousSigningSecret: true, v1PreviousSecretExpiresAt: true },
+    select: { id: true, v1SigningSecret: true, v1PreviousSigningSecret: true, v1PreviousSecretExpiresAt: true, v1SecretGeneration: true },
   });
   if (!account) {
     verifyV1Signature(DECOY_SECRET, body, signature);
@@ -47,5 +48,5 @@ export async function authenticateV1(
   const inOverlap = account.v1PreviousSigningSecret !== null && account.v1PreviousSecretExpiresAt !== null && account.v1PreviousSecretExpiresAt > now;
   const previous = inOverlap && verifyV1Signature(openSecret(key, V1_SECRET_PURPOSE, account.v1PreviousSigningSecret!), body, signature);
   if (!current && !previous) throw new ApiError('UNAUTHENTICATED', AUTHORIZATION_FAILED);
-  return { accountId: account.id };
+  return { accountId: account.id, secretGeneration: current ? account.v1SecretGeneration : account.v1SecretGeneration - 1 };
 }

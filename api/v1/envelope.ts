@@ -32,8 +32,6 @@ const BY_CODE: Record<string, { status: number; code: string }> = {
   VALIDATION: { status: 400, code: V1_CODES.validation },
   // The spec lists 400, 401, 403 and 404 for v1: an oversized body is a malformed request.
   PAYLOAD_TOO_LARGE: { status: 400, code: V1_CODES.validation },
-  // The request is refused as sent, and only different bytes fix it: what a 400 says.
-  REQUEST_REPLAYED: { status: 400, code: V1_CODES.validation },
   UNAUTHENTICATED: { status: 401, code: V1_CODES.authorization },
   PERMISSION_DENIED: { status: 403, code: V1_CODES.accessDenied },
   NOT_FOUND: { status: 404, code: V1_CODES.validation },

@@ -1,19 +1,21 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import type { RateLimiting } from '../rate-limit/token-bucket';
 import { restoreSubscription } from '../../services/subscriptions/restore';
+import { PreviousRunStillClosing } from '../../services/subscriptions/workflow-client';
+import { answerV1RequestOnce, recordedV1Answer, type V1Answer, type V1RequestKey } from '../../services/v1/recorded-answers';
 import { authenticateV1 } from './authenticate';
-import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Response } from './envelope';
+import { INTERNAL_ERROR, RESTORED, rateLimitError, v1ResponseOf, type V1Body, type V1Response } from './envelope';
 import { parseJsonBody, parseRestoreRequest } from './schemas';
-import { claimV1Request, releaseV1Request, replayedRequestError } from '../../services/v1/seen-requests';
 
 /** The bucket name of the v1 operation in RATE_LIMITS (docs/rate-limits.md). */
 export const V1_RESTORE_OPERATION = 'v1:subscription-restore';
 
 export type RestoreSubscription = (
-  deps: { db: Database; temporal: TemporalClient; now: () => Date },
+  deps: { temporal: TemporalClient; now: () => Date },
+  tx: Prisma.TransactionClient,
   input: { accountId: string; subscriptionId: string; expiresAt?: Date; coupon?: { id?: string; code?: string } },
 ) => Promise<void>;
 
@@ -22,7 +24,7 @@ export interface V1Dependencies {
   temporal: TemporalClient;
   rateLimiter: RateLimiting;
   now?: () => Date;
-  /** api/subscriptions/restore.ts unless a test stands in for it. */
+  /** services/subscriptions/restore.ts unless a test stands in for it. */
   restore?: RestoreSubscription;
 }
 
@@ -33,41 +35,58 @@ export interface V1Request {
   body: Buffer;
 }
 
+function responseOf(answer: V1Answer): V1Response {
+  return { status: answer.status, body: answer.body as V1Body };
+}
+
 /**
- * Section 4.12, in this order: who calls (401/403), a replay (400), their quota (429), then the
- * body (400), then the subscription (404, a refusal, or restored). Nothing about the payload is
- * checked for a caller who has not proven who they are.
+ * The refusals that are this request's final answer, recorded for its bytes. Not a 500 (its
+ * transaction rolled back, so nothing happened and a retry runs again), nor a refusal that only
+ * says "retry in a few seconds".
+ */
+function finalRefusal(error: unknown): V1Answer | undefined {
+  if (!(error instanceof ApiError) || error instanceof PreviousRunStillClosing) return undefined;
+  const response = v1ResponseOf(error);
+  return response.status >= 500 ? undefined : { status: response.status, body: response.body };
+}
+
+/**
+ * Section 4.12, in this order: who calls (401/403), the answer already given to these bytes, their
+ * quota (429), then the body (400), then the subscription (404, a refusal, or restored). Nothing
+ * about the payload is checked for a caller who has not proven who they are.
  */
 export async function restoreThroughV1(deps: V1Dependencies, request: V1Request): Promise<V1Response> {
   const now = deps.now ?? (() => new Date());
-  const { accountId } = await authenticateV1(deps.db, request.merchant, request.signature, request.body);
+  const { accountId, secretGeneration } = await authenticateV1(deps.db, request.merchant, request.signature, request.body);
+  const key: V1RequestKey = { accountId, body: request.body, secretGeneration };
   const decidedAt = now();
-  // Before the quota, so replaying a captured request cannot drain the merchant's bucket. From
-  // here on the bytes count as seen, whatever the outcome: a request refused by the rules today
-  // must not restore when replayed after the subscription changed.
-  if (!(await claimV1Request(deps.db, accountId, request.body, decidedAt))) throw replayedRequestError();
+  // Before the quota, so a retry or a replayed copy takes nothing from the merchant's bucket.
+  const earlier = await recordedV1Answer(deps.db, key, decidedAt);
+  if (earlier) return responseOf(earlier);
   const decision = await deps.rateLimiter.take(accountId, V1_RESTORE_OPERATION, decidedAt.getTime());
-  if (!decision.allowed) {
-    // Never processed: the retry the answer asks for must not be refused as a replay.
-    await releaseV1Request(deps.db, accountId, request.body, decidedAt);
-    throw rateLimitError(decision.retryAt, decidedAt);
-  }
+  if (!decision.allowed) throw rateLimitError(decision.retryAt, decidedAt);
 
-  const input = parseRestoreRequest(parseJsonBody(request.body));
-  const at = now();
-  // Section 4.12: a past expiry becomes now, "to avoid unwanted charges".
-  const expiresAt = input.expiredAt && input.expiredAt.getTime() < at.getTime() ? at : input.expiredAt;
   const restore = deps.restore ?? restoreSubscription;
-  await restore(
-    { db: deps.db, temporal: deps.temporal, now },
-    {
-      accountId,
-      subscriptionId: input.subscriptionId,
-      ...(expiresAt ? { expiresAt } : {}),
-      ...(input.coupon ? { coupon: input.coupon } : {}),
+  const answer = await answerV1RequestOnce(
+    deps.db,
+    key,
+    decidedAt,
+    async (tx) => {
+      const input = parseRestoreRequest(parseJsonBody(request.body));
+      const at = now();
+      // Section 4.12: a past expiry becomes now, "to avoid unwanted charges".
+      const expiresAt = input.expiredAt && input.expiredAt.getTime() < at.getTime() ? at : input.expiredAt;
+      await restore({ temporal: deps.temporal, now }, tx, {
+        accountId,
+        subscriptionId: input.subscriptionId,
+        ...(expiresAt ? { expiresAt } : {}),
+        ...(input.coupon ? { coupon: input.coupon } : {}),
+      });
+      return { status: RESTORED.status, body: RESTORED.body };
     },
+    finalRefusal,
   );
-  return RESTORED;
+  return responseOf(answer);
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

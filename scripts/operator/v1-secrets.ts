@@ -6,6 +6,7 @@ import { formatDateTime } from '../../domain/datetime';
 import { sealSecret } from '../../domain/secret-box';
 import { newV1Secret, V1_SECRET_PURPOSE } from '../../domain/v1-signature';
 import type { Database } from '../../prisma/client';
+import { deleteAnswersOfRotatedOutSecrets } from '../../services/v1/recorded-answers';
 
 /**
  * The key the running platform seals with: SECRETS_KEY, else the file `npm start` keeps in
@@ -25,8 +26,9 @@ export const DEFAULT_V1_OVERLAP_HOURS = 24;
 /**
  * Issues the account's v1 restore secret (docs/subscription-restore.md). A rotation keeps the
  * secret it replaces valid for `overlapHours` (default 24), so the merchant can switch without
- * failed requests; 0 ends it at once (a leaked secret). Returns the new secret in clear, to be
- * shown once; only sealed forms are stored.
+ * failed requests; 0 ends it at once (a leaked secret). The recorded answers of a secret that
+ * stops verifying go with it. Returns the new secret in clear, to be shown once; only sealed forms
+ * are stored.
  */
 export async function issueV1Secret(
   db: Database,
@@ -45,8 +47,14 @@ export async function issueV1Secret(
     const overlap = account.v1SigningSecret !== null && overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000) : null;
     await tx.account.update({
       where: { id: accountId },
-      data: { v1SigningSecret: sealed, v1PreviousSigningSecret: overlap ? account.v1SigningSecret : null, v1PreviousSecretExpiresAt: overlap },
+      data: {
+        v1SigningSecret: sealed,
+        v1PreviousSigningSecret: overlap ? account.v1SigningSecret : null,
+        v1PreviousSecretExpiresAt: overlap,
+        v1SecretGeneration: { increment: 1 },
+      },
     });
+    await deleteAnswersOfRotatedOutSecrets(tx, now, { accountId });
     return {
       account_id: accountId,
       rotated: account.v1SigningSecret !== null,
@@ -56,12 +64,15 @@ export async function issueV1Secret(
   });
 }
 
-/** Turns the v1 service off for the account: its requests are answered 403 1.02 from now on. */
-export async function revokeV1Secret(db: Database, accountId: string): Promise<{ account_id: string; v1_enabled: false }> {
-  const updated = await db.account.updateMany({
-    where: { id: accountId },
-    data: { v1SigningSecret: null, v1PreviousSigningSecret: null, v1PreviousSecretExpiresAt: null },
+/** Turns the v1 service off for the account: its requests are answered 403 1.02 from now on, and its recorded answers go. */
+export async function revokeV1Secret(db: Database, accountId: string, now: Date = new Date()): Promise<{ account_id: string; v1_enabled: false }> {
+  return db.$transaction(async (tx) => {
+    const updated = await tx.account.updateMany({
+      where: { id: accountId },
+      data: { v1SigningSecret: null, v1PreviousSigningSecret: null, v1PreviousSecretExpiresAt: null },
+    });
+    if (updated.count === 0) throw new Error(`Account ${accountId} does not exist.`);
+    await deleteAnswersOfRotatedOutSecrets(tx, now, { accountId });
+    return { account_id: accountId, v1_enabled: false as const };
   });
-  if (updated.count === 0) throw new Error(`Account ${accountId} does not exist.`);
-  return { account_id: accountId, v1_enabled: false };
 }

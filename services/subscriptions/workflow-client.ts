@@ -26,6 +26,9 @@ import type { SubscriptionObject } from './subscription-object';
  * still open answers 422. `state` is the subscription as this transaction writes it: the run's
  * search attributes and summary (docs/operators.md).
  */
+/** A refusal that lasts seconds: nothing was done, and the same request will pass once the run closed. */
+export class PreviousRunStillClosing extends ApiError {}
+
 export async function startSubscriptionWorkflow(temporal: Client, state: SubscriptionState): Promise<void> {
   const subscriptionId = state.id;
   try {
@@ -40,7 +43,7 @@ export async function startSubscriptionWorkflow(temporal: Client, state: Subscri
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) {
-      throw new ApiError('INCOMPATIBLE_STATUS', `Subscription ${subscriptionId} is still closing its previous run; retry in a few seconds.`, {
+      throw new PreviousRunStillClosing('INCOMPATIBLE_STATUS', `Subscription ${subscriptionId} is still closing its previous run; retry in a few seconds.`, {
         subscription_id: subscriptionId,
       });
     }

@@ -1,23 +1,17 @@
 import type { Database } from '../../prisma/client';
 import { deleteInBatches } from '../batched-delete';
-import { V1_REPLAY_WINDOW_MS } from './seen-requests';
+import { deleteAnswersOfRotatedOutSecrets } from './recorded-answers';
 
 /**
- * Deletes the v1 request hashes past the replay window, in batches like the idempotency
- * purge. A request within the window is still refused, so only older rows go; a claim
- * already takes over an old row, so this only reclaims space.
+ * Deletes the recorded v1 answers of secrets rotated out (docs/subscription-restore.md,
+ * "Replays"), in batches like the idempotency purge: those of an overlap that ended. A rotation
+ * without overlap and a revocation delete theirs at once; a lookup never answers from a dead
+ * secret's record anyway, so this only reclaims space.
  */
-export function purgeExpiredV1RestoreRequests(
+export function purgeV1AnswersOfRotatedOutSecrets(
   deps: { db: Database; now: () => Date },
   progress: (done: { deleted: number }) => void,
 ): Promise<{ deleted: number }> {
-  const cutoff = new Date(deps.now().getTime() - V1_REPLAY_WINDOW_MS);
-  return deleteInBatches(
-    (limit) => deps.db.$executeRaw`
-      DELETE FROM v1_restore_requests
-      WHERE (account_id, body_hash) IN (
-        SELECT account_id, body_hash FROM v1_restore_requests WHERE seen_at <= ${cutoff} LIMIT ${limit}
-      )`,
-    progress,
-  );
+  const now = deps.now();
+  return deleteInBatches((limit) => deleteAnswersOfRotatedOutSecrets(deps.db, now, { limit }), progress);
 }

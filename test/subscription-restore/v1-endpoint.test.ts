@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { RateLimiter } from '../../api/rate-limit/token-bucket';
 import { registerV1Routes, type RestoreSubscription } from '../../api/v1/routes';
+import { PreviousRunStillClosing } from '../../services/subscriptions/workflow-client';
+import { purgeV1AnswersOfRotatedOutSecrets } from '../../services/v1/purge-recorded-answers';
 import { ApiError } from '../../domain/errors';
 import { openSecret } from '../../domain/secret-box';
 import { computeV1Signature, V1_SECRET_PURPOSE } from '../../domain/v1-signature';
@@ -23,7 +25,8 @@ const NOW = new Date('2027-03-10T12:00:00.000Z');
 const SUBSCRIPTION = 'subs_01jz0000000000000000000000';
 const COUPON_ID = '0190f3a8-7c1e-7a2b-8c3d-4e5f6a7b8c9d';
 
-type RestoreInput = Parameters<RestoreSubscription>[1];
+type RestoreInput = Parameters<RestoreSubscription>[2];
+type Tx = Parameters<RestoreSubscription>[1];
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -31,7 +34,8 @@ let baseUrl: string;
 let accountId: string;
 let secret: string;
 let calls: RestoreInput[];
-let outcome: () => Promise<void>;
+/** What the stand-in restore does after recording its call, in the transaction its answer is recorded in. */
+let outcome: (tx: Tx) => Promise<void>;
 
 beforeAll(async () => {
   process.env.SECRETS_KEY ??= randomBytes(32).toString('hex');
@@ -46,9 +50,9 @@ beforeAll(async () => {
       operation === 'v1:subscription-restore' ? { ratePerSecond: 0.001, burst: 1000 } : { ratePerSecond: 1, burst: 1 },
     ),
     now: () => NOW,
-    restore: async (_deps, input) => {
+    restore: async (_deps, tx, input) => {
       calls.push(input);
-      await outcome();
+      await outcome(tx);
     },
   });
   baseUrl = await listen(app);
@@ -298,9 +302,7 @@ describe('rate limit per merchant', () => {
   });
 });
 
-describe('replays: the same bytes from the same merchant are accepted once in 24 hours', () => {
-  const REPLAYED = { code: '2.01', message: expect.stringContaining('already received') };
-
+describe('replays: the same bytes from the same merchant get the first answer, and act once', () => {
   /** Another process on the same database, with its own clock and quota. */
   async function secondProcess(options: { now: () => Date; quota?: { ratePerSecond: number; burst: number } }) {
     const other = Fastify();
@@ -309,9 +311,9 @@ describe('replays: the same bytes from the same merchant are accepted once in 24
       temporal: {} as TemporalClient,
       rateLimiter: new RateLimiter(() => options.quota ?? { ratePerSecond: 1000, burst: 1000 }),
       now: options.now,
-      restore: async (_deps, input) => {
+      restore: async (_deps, tx, input) => {
         calls.push(input);
-        await outcome();
+        await outcome(tx);
       },
     });
     return { url: await listen(other), close: () => other.close() };
@@ -321,29 +323,26 @@ describe('replays: the same bytes from the same merchant are accepted once in 24
     return { headers: { merchant, signature: computeV1Signature(key, raw) }, raw };
   }
 
-  it('refuses a byte-identical request with 400 2.01 without restoring again; other bytes of the same JSON pass', async () => {
+  it('answers a byte-identical retry with the first answer without restoring again; other bytes of the same JSON restore again', async () => {
     const first = await restore({ subscription_id: SUBSCRIPTION, coupon_code: 'WELCOME' });
-    expect(first.body).toEqual({ status: 'ok' });
-    const replayed = await restore({ subscription_id: SUBSCRIPTION, coupon_code: 'WELCOME' });
-    expect(replayed.status).toBe(400);
-    expect(replayed.body).toEqual({ error: REPLAYED });
+    expect(first).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const retried = await restore({ subscription_id: SUBSCRIPTION, coupon_code: 'WELCOME' });
+    expect(retried).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect(calls).toHaveLength(1);
 
-    // The merchant can send the same restore again: other bytes, signed with its secret.
+    // A deliberate second restore: other bytes, signed with the secret.
     const reordered = await restore('{"coupon_code":"WELCOME","subscription_id":"subs_01jz0000000000000000000000"}');
     expect(reordered.body).toEqual({ status: 'ok' });
     expect(calls).toHaveLength(2);
   });
 
-  it('is remembered in PostgreSQL: another process refuses the replay, another merchant’s same bytes pass', async () => {
+  it('is remembered in PostgreSQL: another process answers the retry, another merchant’s same bytes are its own request', async () => {
     const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, expired_at: '2027-05-01 00:00:00' });
     const other = await secondProcess({ now: () => NOW });
     try {
       expect((await restore(raw)).body).toEqual({ status: 'ok' });
       const elsewhere = signed(raw);
-      const replayed = await post(other.url, elsewhere.headers, elsewhere.raw);
-      expect(replayed.status).toBe(400);
-      expect(replayed.body).toEqual({ error: REPLAYED });
+      expect(await post(other.url, elsewhere.headers, elsewhere.raw)).toMatchObject({ status: 200, body: { status: 'ok' } });
 
       const merchant = (await createAccount(database.db, 'same bytes')).id;
       const merchantSecret = (await issueV1Secret(database.db, merchant, operatorSecretsKey())).secret;
@@ -355,16 +354,16 @@ describe('replays: the same bytes from the same merchant are accepted once in 24
     }
   });
 
-  it('lets only one of concurrent identical requests through', async () => {
+  it('runs concurrent identical requests once: the others wait for its answer and give it', async () => {
     const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'RACE' });
     const other = await secondProcess({ now: () => NOW });
+    outcome = () => new Promise((resolve) => setTimeout(resolve, 300));
     try {
       const request = signed(raw);
       const answers = await Promise.all(
         Array.from({ length: 8 }, (_, i) => post(i % 2 === 0 ? baseUrl : other.url, request.headers, request.raw)),
       );
-      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-      expect(answers.filter((a) => a.status === 400 && a.body.error.message.includes('already received'))).toHaveLength(7);
+      expect(answers.map((a) => [a.status, a.body])).toEqual(Array.from({ length: 8 }, () => [200, { status: 'ok' }]));
       expect(calls).toHaveLength(1);
     } finally {
       await other.close();
@@ -372,23 +371,61 @@ describe('replays: the same bytes from the same merchant are accepted once in 24
   });
 
   it.each([
-    ['refused by the rules (200 status error)', async () => Promise.reject(new ApiError('INCOMPATIBLE_STATUS', 'Not CANCELLED.')), 200],
-    ['naming an unknown subscription (404)', async () => Promise.reject(ApiError.notFound('Subscription', SUBSCRIPTION)), 404],
-    ['failing unexpectedly (500)', async () => Promise.reject(new Error('boom')), 500],
-  ])('counts a request %s as seen: its replay cannot run once the state changed', async (_name, failure, status) => {
+    [
+      'refused by the rules (200 status error)',
+      async () => Promise.reject(new ApiError('INCOMPATIBLE_STATUS', 'Not CANCELLED.')),
+      200,
+      { status: 'error', error: { code: '2.01', message: 'Not CANCELLED.', reason: 'INCOMPATIBLE_STATUS' } },
+    ],
+    [
+      'naming an unknown subscription (404)',
+      async () => Promise.reject(ApiError.notFound('Subscription', SUBSCRIPTION)),
+      404,
+      { error: { code: '2.01', message: `Subscription ${SUBSCRIPTION} does not exist.` } },
+    ],
+  ])('answers the retry of a request %s with the same answer, even once the state changed', async (_name, failure, status, body) => {
     outcome = failure;
-    const body = { subscription_id: SUBSCRIPTION, coupon_code: `FAILED${status}` };
-    expect((await restore(body)).status).toBe(status);
+    const request = { subscription_id: SUBSCRIPTION, coupon_code: `FAILED${status}` };
+    expect(await restore(request)).toMatchObject({ status, body });
+    // The subscription was cancelled again since: the copy must still not restore it.
     outcome = async () => undefined;
-    const replayed = await restore(body);
-    expect(replayed.status).toBe(400);
-    expect(replayed.body).toEqual({ error: REPLAYED });
+    expect(await restore(request)).toMatchObject({ status, body });
     expect(calls).toHaveLength(1);
   });
 
-  it('counts an invalid body as seen too, but not a request that failed authentication', async () => {
-    expect((await restore({ subscription_id: 'nope' })).status).toBe(400);
-    expect((await restore({ subscription_id: 'nope' })).body).toEqual({ error: REPLAYED });
+  it('records nothing for a 500: its transaction rolled back with whatever it changed, so the retry runs', async () => {
+    const request = { subscription_id: SUBSCRIPTION, coupon_code: 'CRASHED' };
+    outcome = async (tx) => {
+      await tx.account.update({ where: { id: accountId }, data: { name: 'changed by the restore' } });
+      throw new Error('the process died here');
+    };
+    expect((await restore(request)).status).toBe(500);
+    expect((await database.db.account.findUniqueOrThrow({ where: { id: accountId } })).name).toBe('v1 merchant');
+
+    outcome = async (tx) => {
+      await tx.account.update({ where: { id: accountId }, data: { name: 'changed by the restore' } });
+    };
+    expect((await restore(request)).body).toEqual({ status: 'ok' });
+    expect(calls).toHaveLength(2);
+    // The change and the answer committed together.
+    expect((await database.db.account.findUniqueOrThrow({ where: { id: accountId } })).name).toBe('changed by the restore');
+    expect(await database.db.v1RestoreRequest.count({ where: { accountId } })).toBe(1);
+    await database.db.account.update({ where: { id: accountId }, data: { name: 'v1 merchant' } });
+  });
+
+  it('does not record a refusal that asks to retry in a few seconds', async () => {
+    const request = { subscription_id: SUBSCRIPTION, coupon_code: 'CLOSING' };
+    outcome = async () => Promise.reject(new PreviousRunStillClosing('INCOMPATIBLE_STATUS', 'Still closing; retry in a few seconds.'));
+    expect((await restore(request)).body).toMatchObject({ status: 'error', error: { reason: 'INCOMPATIBLE_STATUS' } });
+    outcome = async () => undefined;
+    expect((await restore(request)).body).toEqual({ status: 'ok' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('answers an invalid body the same again, but records nothing for a request that failed authentication', async () => {
+    const invalid = await restore({ subscription_id: 'nope' });
+    expect(invalid.status).toBe(400);
+    expect(await restore({ subscription_id: 'nope' })).toMatchObject({ status: 400, body: invalid.body });
 
     const body = { subscription_id: SUBSCRIPTION, coupon_code: 'FORGED' };
     // A forger sending the bytes first must not block the merchant's own request.
@@ -396,7 +433,7 @@ describe('replays: the same bytes from the same merchant are accepted once in 24
     expect((await restore(body)).body).toEqual({ status: 'ok' });
   });
 
-  it('does not count a request refused by the rate limit: its retry goes through, and replays take no quota', async () => {
+  it('does not record a request refused by the rate limit: its retry goes through, and answered retries take no quota', async () => {
     let clock = NOW;
     const limited = await secondProcess({ now: () => clock, quota: { ratePerSecond: 1, burst: 1 } });
     try {
@@ -405,8 +442,8 @@ describe('replays: the same bytes from the same merchant are accepted once in 24
       expect((await post(limited.url, first.headers, first.raw)).status).toBe(200);
       expect((await post(limited.url, second.headers, second.raw)).status).toBe(429);
       clock = new Date(NOW.getTime() + 1_000);
-      // The replay of the first is refused before the bucket, which stays full for the retry.
-      expect((await post(limited.url, first.headers, first.raw)).status).toBe(400);
+      // The retry of the first is answered before the bucket, which stays full for the second.
+      expect((await post(limited.url, first.headers, first.raw)).body).toEqual({ status: 'ok' });
       expect((await post(limited.url, second.headers, second.raw)).body).toEqual({ status: 'ok' });
       expect(calls.map((c) => c.coupon)).toEqual([{ code: 'FIRST' }, { code: 'SECOND' }]);
     } finally {
@@ -414,31 +451,86 @@ describe('replays: the same bytes from the same merchant are accepted once in 24
     }
   });
 
-  it('accepts the same bytes again once 24 hours have passed', async () => {
+  it('answers the same bytes a month later without acting: the record lives as long as the secret', async () => {
     let clock = NOW;
     const later = await secondProcess({ now: () => clock });
     try {
-      const request = signed(JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'TOMORROW' }));
-      expect((await post(later.url, request.headers, request.raw)).status).toBe(200);
-      clock = new Date(NOW.getTime() + 24 * 3_600_000 - 1);
-      expect((await post(later.url, request.headers, request.raw)).status).toBe(400);
+      const request = signed(JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'NEXT_MONTH' }));
+      expect((await post(later.url, request.headers, request.raw)).body).toEqual({ status: 'ok' });
       clock = new Date(NOW.getTime() + 24 * 3_600_000);
       expect((await post(later.url, request.headers, request.raw)).body).toEqual({ status: 'ok' });
-      // And the window starts again from that request.
-      clock = new Date(NOW.getTime() + 25 * 3_600_000);
-      expect((await post(later.url, request.headers, request.raw)).status).toBe(400);
-      expect(calls).toHaveLength(2);
+      clock = new Date(NOW.getTime() + 31 * 24 * 3_600_000);
+      expect((await post(later.url, request.headers, request.raw)).body).toEqual({ status: 'ok' });
+      expect(calls).toHaveLength(1);
     } finally {
       await later.close();
     }
   });
 
-  it('stores a hash of the body, not the body', async () => {
+  it('stores a hash of the body and the answer, not the body', async () => {
     const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'STORED' });
     await restore(raw);
     const rows = await database.db.v1RestoreRequest.findMany({ where: { accountId } });
-    expect(rows).toEqual([{ accountId, bodyHash: expect.any(Uint8Array), seenAt: NOW }]);
+    const { v1SecretGeneration } = await database.db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(rows).toEqual([
+      { accountId, bodyHash: expect.any(Uint8Array), secretGeneration: v1SecretGeneration, responseStatus: 200, responseBody: { status: 'ok' }, seenAt: NOW },
+    ]);
     expect(Buffer.from(rows[0]!.bodyHash).equals(createHash('sha256').update(raw).digest())).toBe(true);
+  });
+});
+
+describe('replays across a rotation: records die with the secret that signed them', () => {
+  it('keeps answering through the overlap, also a copy signed with the new secret, and forgets when the secret is rotated out', async () => {
+    const merchant = (await createAccount(database.db, 'rotating answers')).id;
+    const old = (await issueV1Secret(database.db, merchant, operatorSecretsKey())).secret;
+    const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: 'ROTATE' });
+    const send = (key: string) => post(baseUrl, { merchant, signature: computeV1Signature(key, raw) }, raw);
+
+    expect((await send(old)).body).toEqual({ status: 'ok' });
+    const next = (await issueV1Secret(database.db, merchant, operatorSecretsKey(), { now: NOW })).secret;
+    // During the overlap both copies are the same request: answered, not run.
+    expect((await send(old)).body).toEqual({ status: 'ok' });
+    expect((await send(next)).body).toEqual({ status: 'ok' });
+    expect(calls).toHaveLength(1);
+
+    // The overlap ends: the old copy is refused as unsigned; the new-secret copy is still answered
+    // (its record moved to the new secret when it came), so replaying it restores nothing.
+    await database.db.account.update({ where: { id: merchant }, data: { v1PreviousSecretExpiresAt: new Date(Date.now() - 1_000) } });
+    await purgeV1AnswersOfRotatedOutSecrets({ db: database.db, now: () => new Date() }, () => undefined);
+    expect(await database.db.v1RestoreRequest.count({ where: { accountId: merchant } })).toBe(1);
+    expect((await send(old)).status).toBe(401);
+    expect((await send(next)).body).toEqual({ status: 'ok' });
+    expect(calls).toHaveLength(1);
+
+    // Rotated out at once: its records go in the rotation's transaction.
+    const third = (await issueV1Secret(database.db, merchant, operatorSecretsKey(), { overlapHours: 0 })).secret;
+    expect(await database.db.v1RestoreRequest.count({ where: { accountId: merchant } })).toBe(0);
+    expect((await send(next)).status).toBe(401);
+    // The bytes signed with the secret now issued are a new request.
+    expect((await send(third)).body).toEqual({ status: 'ok' });
+    expect(calls).toHaveLength(2);
+
+    await revokeV1Secret(database.db, merchant);
+    expect(await database.db.v1RestoreRequest.count({ where: { accountId: merchant } })).toBe(0);
+  });
+
+  it('the maintenance purge drops the records of an overlap that ended and keeps those of live secrets', async () => {
+    const merchant = (await createAccount(database.db, 'overlap ends')).id;
+    const old = (await issueV1Secret(database.db, merchant, operatorSecretsKey())).secret;
+    const sendSigned = (key: string, code: string) => {
+      const raw = JSON.stringify({ subscription_id: SUBSCRIPTION, coupon_code: code });
+      return post(baseUrl, { merchant, signature: computeV1Signature(key, raw) }, raw);
+    };
+    await sendSigned(old, 'OLD');
+    const next = (await issueV1Secret(database.db, merchant, operatorSecretsKey(), { now: NOW })).secret;
+    await sendSigned(next, 'NEW');
+    await purgeV1AnswersOfRotatedOutSecrets({ db: database.db, now: () => NOW }, () => undefined);
+    expect(await database.db.v1RestoreRequest.count({ where: { accountId: merchant } })).toBe(2);
+    // 24 hours later the overlap is over.
+    await purgeV1AnswersOfRotatedOutSecrets({ db: database.db, now: () => new Date(NOW.getTime() + 24 * 3_600_000) }, () => undefined);
+    const left = await database.db.v1RestoreRequest.findMany({ where: { accountId: merchant } });
+    const { v1SecretGeneration } = await database.db.account.findUniqueOrThrow({ where: { id: merchant } });
+    expect(left.map((r) => r.secretGeneration)).toEqual([v1SecretGeneration]);
   });
 });
 

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { V1_REPLAY_WINDOW_MS } from '../../services/v1/seen-requests';
 import { IDEMPOTENCY_PURGE_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
 import { usePlatform } from '../support/platform';
@@ -12,16 +11,22 @@ const platform = usePlatform();
 
 const hash = (text: string) => new Uint8Array(createHash('sha256').update(text).digest());
 
-describe('v1 restore request purge', () => {
-  it('the maintenance workflow deletes request hashes past the 24-hour window and keeps the others', async () => {
+describe('v1 restore answer purge', () => {
+  it('the maintenance workflow deletes the answers of a secret whose overlap ended, whatever their age, and keeps the live ones', async () => {
     const { db, env, accountId } = platform;
     const now = Date.now();
+    // Generation 2 is current; 1 was rotated out an hour ago; a row of 0 outlived its rotation.
+    await db.account.update({
+      where: { id: accountId },
+      data: { v1SigningSecret: Buffer.from('sealed'), v1PreviousSigningSecret: Buffer.from('sealed before'), v1PreviousSecretExpiresAt: new Date(now - 3_600_000), v1SecretGeneration: 2 },
+    });
+    const answer = { responseStatus: 200, responseBody: { status: 'ok' } };
     await db.v1RestoreRequest.createMany({
       data: [
-        { accountId, bodyHash: hash('old'), seenAt: new Date(now - V1_REPLAY_WINDOW_MS - 60_000) },
-        { accountId, bodyHash: hash('older'), seenAt: new Date(now - 3 * V1_REPLAY_WINDOW_MS) },
-        // Still inside the window for the next 10 minutes at least: a replay of it is still refused.
-        { accountId, bodyHash: hash('recent'), seenAt: new Date(now - V1_REPLAY_WINDOW_MS + 10 * 60_000) },
+        { accountId, bodyHash: hash('previous'), secretGeneration: 1, seenAt: new Date(now - 60_000), ...answer },
+        { accountId, bodyHash: hash('older'), secretGeneration: 0, seenAt: new Date(now - 60_000), ...answer },
+        // A month old, but its secret is the current one: a replay of it is still answered.
+        { accountId, bodyHash: hash('current'), secretGeneration: 2, seenAt: new Date(now - 31 * 24 * 3_600_000), ...answer },
       ],
     });
 
@@ -33,7 +38,7 @@ describe('v1 restore request purge', () => {
     try {
       await env.sleep('30 minutes');
       const left = await db.v1RestoreRequest.findMany({ where: { accountId } });
-      expect(left.map((r) => Buffer.from(r.bodyHash).equals(hash('recent')))).toEqual([true]);
+      expect(left.map((r) => Buffer.from(r.bodyHash).equals(hash('current')))).toEqual([true]);
     } finally {
       await handle.terminate('test over');
     }

@@ -25,9 +25,9 @@ async function activeMonthly(amount = 1_000) {
 }
 
 /** restoreSubscription as the v1 transport calls it, on the test server's clock. */
-async function restore(input: Omit<Parameters<typeof restoreSubscription>[1], 'accountId'> & { accountId?: string }) {
+async function restore(input: Omit<Parameters<typeof restoreSubscription>[2], 'accountId'> & { accountId?: string }) {
   const at = new Date(await s.now());
-  return restoreSubscription({ db: platform.db, temporal: platform.env.client, now: () => at }, { accountId: platform.accountId, ...input });
+  return platform.db.$transaction((tx) => restoreSubscription({ temporal: platform.env.client, now: () => at }, tx, { accountId: platform.accountId, ...input }));
 }
 
 async function restoreError(input: Parameters<typeof restore>[0]): Promise<ApiError> {

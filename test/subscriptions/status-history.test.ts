@@ -55,7 +55,7 @@ describe('every status change is recorded, through the real services and workflo
     await s.statusBecomes(created.id, 'ACTIVE');
     await s.ok('subscriptions/cancel', { id: created.id, mode: 'IMMEDIATELY' });
     const at = new Date(await s.now());
-    await restoreSubscription({ db: platform.db, temporal: platform.env.client, now: () => at }, { accountId: platform.accountId, subscriptionId: created.id });
+    await platform.db.$transaction((tx) => restoreSubscription({ temporal: platform.env.client, now: () => at }, tx, { accountId: platform.accountId, subscriptionId: created.id }));
     expect(await historyOf(created.id, 4)).toEqual([
       [null, 'PENDING', 'CREATED'],
       ['PENDING', 'ACTIVE', 'PAYMENT_SUCCEEDED'],

@@ -154,7 +154,11 @@ describe('continued-as-new runs', () => {
     const purgeRun = 'purge 1 of 1 before this run continues as new';
     expect(await scheduled(await firstRun(purge))).toEqual([
       { activity: 'purgeExpiredIdempotencyRecords', summary: `Delete idempotency records past their 24 hours (${purgeRun})` },
-      { activity: 'purgeExpiredV1RestoreRequests', summary: `Delete v1 restore request hashes past their replay window (${purgeRun})` },
+      { activity: 'purgeExpiredV1RestoreRequests', summary: `Delete the v1 restore answers of rotated-out secrets (${purgeRun})` },
+      {
+        activity: 'purgeExpiredSignInRecords',
+        summary: `Delete dashboard sign-in counts whose window is over and clients past the known-client period (${purgeRun})`,
+      },
     ]);
     expect(await scheduled(await firstRun(sweep))).toEqual([
       { activity: 'sweepAbandonedPayments', summary: 'Finish up to 7 abandoned pays and refunds (sweep 1 of 1 before this run continues as new)' },
