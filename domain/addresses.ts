@@ -1,15 +1,9 @@
 import type { CountryCode } from './countries';
 
 /**
- * Section 2.2, `business_details.legal_address`: the "address with state" shape is the one for
- * these countries, whose postal systems need the state, province or region. A legal address
- * in one of them must name its state; any other country uses the plain shape, where a state
- * is optional and kept as given.
+ * Section 2.2, `business_details.legal_address`: the countries of the "address with state"
+ * shape. The other shape, "address", takes any country with the state optional, so an address
+ * in one of these without a state is still a valid legal address; the list only names the
+ * response variant that carries a state.
  */
-export const STATE_REQUIRED_COUNTRIES = ['AUS', 'BRA', 'CAN', 'CHN', 'IND', 'KOR', 'MEX', 'MYS', 'NZL', 'USA'] as const satisfies readonly CountryCode[];
-
-const stateRequired: ReadonlySet<string> = new Set(STATE_REQUIRED_COUNTRIES);
-
-export function requiresState(country: string): boolean {
-  return stateRequired.has(country);
-}
+export const STATE_SHAPE_COUNTRIES = ['AUS', 'BRA', 'CAN', 'CHN', 'IND', 'KOR', 'MEX', 'MYS', 'NZL', 'USA'] as const satisfies readonly CountryCode[];

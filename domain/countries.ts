@@ -1,3 +1,5 @@
+import { alpha3ToAlpha2 } from 'i18n-iso-countries';
+
 /**
  * ISO 3166-1 alpha-3 codes of every officially assigned country and territory (249), the form
  * section 1 item 4 prescribes for addresses. User-assigned and reserved codes are refused.
@@ -27,4 +29,12 @@ const known: ReadonlySet<string> = new Set(COUNTRY_CODES);
 
 export function isCountryCode(value: string): value is CountryCode {
   return known.has(value);
+}
+
+/**
+ * The alpha-2 code of an alpha-3 one, for libraries keyed by alpha-2 (libphonenumber-js).
+ * i18n-iso-countries holds the ISO table; its locale files are not loaded.
+ */
+export function alpha2Of(code: CountryCode): string {
+  return alpha3ToAlpha2(code)!;
 }

@@ -1,3 +1,5 @@
+import { escapeFormula } from './csv-formulae';
+
 /**
  * The CSV columns of section 2.8, in the spec's order, and the mappers from one line item with
  * its parent record to one row of cells. Absent values are empty cells (null); JSON columns
@@ -104,8 +106,8 @@ export const REPORT_COLUMNS: Record<ReportType, readonly string[]> = {
 /**
  * Columns whose text a merchant or its customer typed freely: written escaped against formula
  * injection (domain/csv-formulae.ts). Ids, enums, amounts, date-times and validated codes
- * (country; phone, E.164: `+` and digits, a number at worst) are written as stored, so a
- * negative amount such as `-100` stays a number.
+ * (country) are written as stored, so a negative amount such as `-100` stays a number. The
+ * customer's phone is both: E.164 as stored, else (kept as written) escaped (`phoneCell`).
  */
 export const FREE_TEXT_COLUMNS: Record<ReportType, readonly string[]> = {
   INVOICES: [
@@ -226,6 +228,15 @@ export interface SubscriptionReportSource {
   };
 }
 
+/**
+ * Section 2.2 gives a phone no format: one that is no valid number is kept as written, and may
+ * start like a formula. E.164 (`+` and digits, a number at worst) is written as stored.
+ */
+function phoneCell(phone: string | undefined): Cell {
+  if (phone === undefined) return null;
+  return /^\+\d+$/.test(phone) ? phone : escapeFormula(phone);
+}
+
 function cell(value: string | number | null | undefined): Cell {
   return value ?? null;
 }
@@ -261,7 +272,7 @@ export function invoiceReportCells(source: InvoiceReportSource): Cell[] {
     cell(customer.first_name),
     cell(customer.last_name),
     cell(customer.email),
-    cell(customer.phone),
+    phoneCell(customer.phone),
     cell(address.city),
     cell(address.country),
     cell(address.line1),

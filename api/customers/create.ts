@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createCustomer as createCustomerService } from '../../services/customers/create';
 import { operationScope } from '../auth/channel-scope';
+import { metadata } from '../common/metadata';
 import { channelIdField, prefixedId } from '../common/schemas';
 import { writeChannel } from '../common/write-channel';
 import { withIdempotency } from '../idempotency/with-idempotency';
@@ -14,7 +15,6 @@ import {
   customerType,
   email,
   legalAddressRequest,
-  metadata,
   phone,
   preferredLocales,
   taxRegistrations,
@@ -50,7 +50,7 @@ const commonFields = {
 
 /**
  * One object rather than a union per type: the OpenAPI generator takes only objects as input.
- * `business_details` is required for BUSINESS and refused for INDIVIDUAL.
+ * `business_details` is optional for BUSINESS (section 2.2) and refused for INDIVIDUAL.
  */
 export const createCustomerRequest = z
   .strictObject({
@@ -59,21 +59,15 @@ export const createCustomerRequest = z
     business_details: z
       .strictObject({ name: businessName, legal_address: legalAddressRequest.optional() })
       .optional()
-      .meta({ description: 'Required for BUSINESS customers; INDIVIDUAL customers have none.' }),
+      .meta({ description: 'BUSINESS customers only, and optional for them; INDIVIDUAL customers have none.' }),
   })
   .superRefine((customer, ctx) => {
-    if (customer.type === 'BUSINESS' && !customer.business_details) {
-      ctx.addIssue({ code: 'custom', path: ['business_details'], message: 'Required for a BUSINESS customer.', params: { type: 'REQUIRED' } });
-    }
     if (customer.type === 'INDIVIDUAL' && customer.business_details) {
       ctx.addIssue({ code: 'custom', path: ['business_details'], message: 'Only BUSINESS customers have business details.', params: { type: 'INVALID' } });
     }
   })
   .meta({
-    oneOf: [
-      { properties: { type: { const: 'BUSINESS' } }, required: ['business_details'] },
-      { properties: { type: { const: 'INDIVIDUAL' } }, not: { required: ['business_details'] } },
-    ],
+    anyOf: [{ properties: { type: { const: 'BUSINESS' } } }, { not: { required: ['business_details'] } }],
   });
 
 export const createCustomer = authorizedProcedure
@@ -81,7 +75,7 @@ export const createCustomer = authorizedProcedure
     operation('customers/create', {
       summary: 'Create a customer',
       description:
-        'INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated.',
+        'INDIVIDUAL or BUSINESS (business_details optional). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated.',
     }),
   )
   .input(createCustomerRequest)

@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { COUNTRY_CODES } from '../../domain/countries';
 import { CURRENCY_CODES } from '../../domain/currencies';
-import { requiresState, STATE_REQUIRED_COUNTRIES } from '../../domain/addresses';
-import { characterCount } from '../../domain/characters';
+import { STATE_SHAPE_COUNTRIES } from '../../domain/addresses';
 import { canonicalLocale } from '../../domain/locales';
-import { e164PhoneNumber } from '../../domain/phone-numbers';
+import { metadataObject } from '../common/metadata';
 import { dateTime, prefixedId } from '../common/schemas';
 
 /** Limits the spec leaves open (section 8), documented in docs/customers.md. */
-export const METADATA_MAX_KEYS = 50;
-export const METADATA_MAX_KEY_LENGTH = 40;
-export const METADATA_MAX_VALUE_LENGTH = 500;
 export const MAX_PREFERRED_LOCALES = 10;
 export const MAX_TAX_REGISTRATIONS = 20;
 
@@ -34,29 +30,12 @@ export const currency = z
 
 export const email = z.email({ error: 'Expected an e-mail address.' }).max(254);
 
-export const phone = z
-  .string()
-  .max(40)
-  .transform((written, ctx) => {
-    const number = e164PhoneNumber(written);
-    if (number === null) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Expected a phone number with its country code: + then country code and number, e.g. +49 30 123456 or +1 555-123-4567.',
-        params: { type: 'FORMAT' },
-      });
-      return z.NEVER;
-    }
-    return number;
-  })
-  .meta({
-    // The pattern states the E.164 form a client should send; the separators people write are a
-    // leniency of the server, too irregular to spell as a pattern (docs/testing.md).
-    pattern: '^\\+[1-9][0-9]{1,14}$',
-    description: 'International form, `+` and country code first; spaces, dots, hyphens, slashes and parentheses are accepted. Stored and shown in E.164 (`+15551234567`).',
-  });
-
 const text = (max: number) => z.string().trim().min(1).regex(/\S/).max(max);
+
+export const phone = text(40).meta({
+  description:
+    'Any form (section 2.2 gives none). A valid number, international or national in the country of the customer’s address, is stored and shown in E.164 (`+15551234567`); anything else as written, trimmed.',
+});
 
 export const locale = z
   .string()
@@ -82,31 +61,6 @@ export const preferredLocales = z
   .refine(unique, { message: 'Locales must be unique.', params: { type: 'INVALID' } })
   .meta({ uniqueItems: true, description: `Ordered, most preferred first; at most ${MAX_PREFERRED_LOCALES}.` });
 
-export const metadata = z
-  .record(z.string(), z.string().max(METADATA_MAX_VALUE_LENGTH))
-  .superRefine((entries, ctx) => {
-    const keys = Object.keys(entries);
-    if (keys.length > METADATA_MAX_KEYS) {
-      ctx.addIssue({ code: 'custom', message: `At most ${METADATA_MAX_KEYS} keys.`, params: { type: 'MAX' } });
-    }
-    for (const key of keys) {
-      const length = characterCount(key);
-      if (length === 0 || length > METADATA_MAX_KEY_LENGTH) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: `Keys have 1 to ${METADATA_MAX_KEY_LENGTH} characters.`,
-          params: { type: length === 0 ? 'MIN' : 'MAX' },
-        });
-      }
-    }
-  })
-  .meta({
-    maxProperties: METADATA_MAX_KEYS,
-    propertyNames: { minLength: 1, maxLength: METADATA_MAX_KEY_LENGTH },
-    description: `String values only: at most ${METADATA_MAX_KEYS} keys of 1 to ${METADATA_MAX_KEY_LENGTH} characters, values up to ${METADATA_MAX_VALUE_LENGTH}.`,
-  });
-
 /** `customer.address`: every field optional (section 2.2). */
 export const addressRequest = z.strictObject({
   city: text(100).optional(),
@@ -119,33 +73,17 @@ export const addressRequest = z.strictObject({
 
 /**
  * `business_details.legal_address` as a request: the two shapes of section 2.2 in one object.
- * A country of the address-with-state list must carry `state`; any other country takes the
- * plain shape, where `state` is optional.
+ * The plain shape takes any country, so `state` is optional in every country; the address-with-
+ * state shape is one such address that names its state.
  */
-export const legalAddressRequest = z
-  .strictObject({
-    city: text(100),
-    country,
-    line1: text(200),
-    line2: text(200).optional(),
-    state: text(100).optional(),
-    postal_code: text(20),
-  })
-  .superRefine((address, ctx) => {
-    if (requiresState(address.country) && address.state === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['state'],
-        message: `Required for a legal address in ${address.country}: its countries (${STATE_REQUIRED_COUNTRIES.join(', ')}) use the address-with-state shape.`,
-        params: { type: 'REQUIRED' },
-      });
-    }
-  })
-  .meta({
-    if: { properties: { country: { enum: [...STATE_REQUIRED_COUNTRIES] } } },
-    then: { required: ['state'] },
-    description: `Address with state (state required) for ${STATE_REQUIRED_COUNTRIES.join(', ')}; plain address (state optional) for any other country.`,
-  });
+export const legalAddressRequest = z.strictObject({
+  city: text(100),
+  country,
+  line1: text(200),
+  line2: text(200).optional(),
+  state: text(100).optional(),
+  postal_code: text(20),
+});
 
 export const taxValidationRequest = z.strictObject({
   status: z.enum(['UNVERIFIED', 'VERIFIED']),
@@ -153,14 +91,20 @@ export const taxValidationRequest = z.strictObject({
   source: z.enum(['VIES', 'MANUAL']).meta({ description: 'Merchants may set only MANUAL; VIES validations are made by the platform.' }),
 });
 
+/** What people write between the characters of a registration number (`DE 123.456-789`). */
+const VAT_ID_SEPARATORS = /[\s.-]/g;
+
+/** 2 to 20 letters and digits once the separators are left out; a pattern, so the OpenAPI document states it exactly. */
+const VAT_ID_WRITTEN = /^[\s.-]*(?:[A-Za-z0-9][\s.-]*){2,20}$/;
+
 export const taxRegistrationRequest = z.strictObject({
   scheme: z.enum(['VAT']),
   id: z
     .string()
-    .trim()
-    .regex(/^[A-Za-z0-9]{2,20}$/, { error: 'Expected 2 to 20 letters and digits, without spaces or punctuation.' })
-    .transform((id) => id.toUpperCase())
-    .meta({ description: 'Registration number; stored in capitals.' }),
+    .max(60)
+    .regex(VAT_ID_WRITTEN, { error: 'Expected 2 to 20 letters and digits; spaces, dots and hyphens between them are left out.' })
+    .transform((id) => id.replace(VAT_ID_SEPARATORS, '').toUpperCase())
+    .meta({ description: 'Registration number; spaces, dots and hyphens are left out, and it is stored in capitals (`DE 123.456-789` is `DE123456789`).' }),
   country,
   validation: taxValidationRequest.optional().meta({ description: 'Leave out to keep the validation the registration has.' }),
 });
@@ -186,7 +130,7 @@ const addressFields = {
 };
 
 const legalAddressWithState = z
-  .object({ ...addressFields, country: z.enum(STATE_REQUIRED_COUNTRIES), state: z.string() })
+  .object({ ...addressFields, country: z.enum(STATE_SHAPE_COUNTRIES), state: z.string() })
   .meta({ id: 'LegalAddressWithState' });
 
 const plainLegalAddress = z.object({ ...addressFields, country: z.string(), state: z.string().optional() }).meta({ id: 'LegalAddress' });
@@ -234,7 +178,7 @@ const customerFields = {
   tax: taxObject,
   status: customerStatus,
   configuration: configurationObject.optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
+  metadata: metadataObject.optional(),
   balances: z.record(z.string(), z.number().int()).optional().meta({
     description:
       'Extension (docs/customer-balance.md): the customer balance per currency, in minor units; negative is credit the merchant owes the customer, positive a debit. Left out while the customer has no balance transactions.',
@@ -245,7 +189,7 @@ const customerFields = {
 
 export const individualCustomerObject = z.object({ ...customerFields, type: z.literal('INDIVIDUAL') }).meta({ id: 'IndividualCustomer' });
 export const businessCustomerObject = z
-  .object({ ...customerFields, type: z.literal('BUSINESS'), business_details: businessDetailsObject })
+  .object({ ...customerFields, type: z.literal('BUSINESS'), business_details: businessDetailsObject.optional() })
   .meta({ id: 'BusinessCustomer' });
 
 export const customerObject = z.discriminatedUnion('type', [individualCustomerObject, businessCustomerObject]).meta({ id: 'Customer' });

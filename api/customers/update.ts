@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { updateCustomer as updateCustomerService } from '../../services/customers/update';
 import { operationScope } from '../auth/channel-scope';
+import { metadata } from '../common/metadata';
 import { channelIdField, prefixedId } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation, type AuthorizedContext } from '../trpc';
@@ -13,7 +14,6 @@ import {
   customerStatus,
   email,
   legalAddressRequest,
-  metadata,
   phone,
   preferredLocales,
   taxRegistrations,
@@ -48,7 +48,7 @@ export const updateCustomerRequest = z.strictObject({
       legal_address: legalAddressRequest.nullable().optional().meta({ description: 'Replaces the legal address; null removes it.' }),
     })
     .optional()
-    .meta({ description: 'BUSINESS customers only.' }),
+    .meta({ description: 'BUSINESS customers only. A customer created without business details gets them from an update that names them (`name` required then).' }),
   configuration: z
     .strictObject({
       default_billing_currency: currency.nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { metadataObject } from '../common/metadata';
 import { hasAtMostFourDecimals, MAX_INVOICE_AMOUNT, TAX_MODES, type TaxMode } from '../../domain/invoice-amounts';
 import { INVOICE_STATUSES } from '../../domain/invoice-status';
 import { COLLECTION_METHODS, type CollectionMethod } from '../../domain/collection-methods';
@@ -89,8 +90,7 @@ export const discountsRequest = z
   .max(MAX_DISCOUNTS)
   .meta({ description: 'Coupons by id or code. PERCENTAGE ones apply first, each on what the previous left, then AMOUNT ones.' });
 
-/** `metadata` as on customers: string values, at most 50 keys. */
-export { metadata } from '../customers/schemas';
+export { metadata } from '../common/metadata';
 
 /* ---------- the record (section 2.3) ---------- */
 
@@ -159,7 +159,7 @@ export const invoiceObject = z
     discounts: z.array(invoiceDiscountObject),
     notes: z.string().optional(),
     merchant_reference: z.string().optional(),
-    metadata: z.record(z.string(), z.string()).optional(),
+    metadata: metadataObject.optional(),
     pdf_url: z
       .string()
       .optional()

@@ -1,5 +1,6 @@
 import { PRORATION_CREDIT_DESTINATIONS } from '../../domain/balance-transactions';
 import { z } from 'zod';
+import { metadataObject } from '../common/metadata';
 import { CANCELLATION_MODES, CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import { COLLECTION_METHODS } from '../../domain/collection-methods';
 import { MAX_SUBSCRIPTION_LINE_ITEMS } from '../../domain/subscriptions/lines';
@@ -236,7 +237,7 @@ export const subscriptionObject = z
     trial_info: trialInfoObject.optional(),
     cancellation_info: cancellationInfoObject.optional(),
     discounts: z.array(subscriptionDiscountObject),
-    metadata: z.record(z.string(), z.string()).optional(),
+    metadata: metadataObject.optional(),
     description: z.string().optional(),
     merchant_reference: z.string().optional(),
     settings: settingsObject,

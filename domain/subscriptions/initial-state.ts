@@ -6,6 +6,7 @@ import type { SubscriptionStatus } from '../subscription-status';
 import { requireOneBillingPeriod } from './lines';
 import { DEFAULT_SETTINGS, type Discount, type Line, type Step, type SubscriptionSettings, type SubscriptionState, type Trial, type TrialType } from './state';
 import type { NewLine } from './update';
+import type { Metadata } from '../metadata';
 
 /** The times a create request names, as epoch milliseconds (absent: null). */
 export interface RequestedTimes {
@@ -75,7 +76,7 @@ export interface NewSubscription {
   collectionMethod: CollectionMethod;
   description: string | null;
   merchantReference: string | null;
-  metadata: Record<string, string> | null;
+  metadata: Metadata | null;
   discounts: Discount[];
   settings: Partial<SubscriptionSettings>;
   lines: readonly NewLine[];

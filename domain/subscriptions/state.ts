@@ -5,6 +5,7 @@ import { formatDateTime } from '../datetime';
 import type { EventName } from '../event-catalogue';
 import type { TaxMode } from '../invoice-amounts';
 import type { CancellationMode, CancellationReason, SubscriptionStatus } from '../subscription-status';
+import type { Metadata } from '../metadata';
 
 /**
  * The state a subscription workflow owns, and every change to it as a pure step
@@ -98,7 +99,7 @@ export interface SubscriptionState {
   latestInvoiceId: string | null;
   description: string | null;
   merchantReference: string | null;
-  metadata: Record<string, string> | null;
+  metadata: Metadata | null;
   discounts: Discount[];
   trial: Trial | null;
   cancellation: Cancellation | null;

@@ -4,6 +4,7 @@ import { requireLineCount, requireOneBillingPeriod } from './lines';
 import type { ProrationCreditDestination } from '../balance-transactions';
 import { prorateLineChanges, type Proration } from './proration';
 import { touch, type Discount, type Line, type LineTax, type Step, type SubscriptionState } from './state';
+import type { Metadata } from '../metadata';
 
 /** What a line takes from the product price it bills. */
 export type PriceChange = Pick<Line, 'productId' | 'productPriceId' | 'productName' | 'productDescription' | 'billingType' | 'amount' | 'billingPeriod'>;
@@ -15,7 +16,7 @@ export interface SubscriptionChanges {
   paymentInstrumentId?: string;
   discounts?: Discount[];
   description?: string | null;
-  metadata?: Record<string, string> | null;
+  metadata?: Metadata | null;
   merchantReference?: string | null;
   endTrial?: boolean;
   addLines?: NewLine[];

@@ -1,3 +1,4 @@
+import { storedPhoneNumber } from '../../domain/phone-numbers';
 import { resolveTaxRegistrations, type TaxRegistration } from '../../domain/tax-registrations';
 import type { Prisma } from '../../prisma/client';
 import { recordEvent } from '../../prisma/outbox';
@@ -5,8 +6,9 @@ import type { Scope } from '../scope';
 import type { Address, BusinessDetails, Configuration, CustomerObject, Taxability } from './customer-object-types';
 import { insertCustomer, serializeCustomer, type CustomerState } from './repository';
 import { checkDefaultPaymentInstrument, checkValidationDates } from './rules';
+import type { Metadata } from '../../domain/metadata';
 
-/** customers/create as the transport validated it (section 4.3); business details only for BUSINESS. */
+/** customers/create as the transport validated it (section 4.3); business details only for BUSINESS, optional there. */
 export interface NewCustomerRequest {
   type: CustomerState['type'];
   email: string;
@@ -18,7 +20,7 @@ export interface NewCustomerRequest {
   tax?: { taxability: Taxability; registrations?: TaxRegistration[] };
   status?: CustomerState['status'];
   configuration?: { default_billing_currency?: string; default_payment_instrument_id?: string; preferred_locales?: string[] };
-  metadata?: Record<string, string>;
+  metadata?: Metadata;
   business_details?: BusinessDetails;
 }
 
@@ -50,14 +52,14 @@ export async function createCustomer(
     email: input.email,
     firstName: input.first_name ?? null,
     lastName: input.last_name ?? null,
-    phone: input.phone ?? null,
+    phone: input.phone === undefined ? null : storedPhoneNumber(input.phone, input.address?.country),
     merchantCustomerId: input.merchant_customer_id ?? null,
     address: input.address ?? null,
     tax: { taxability: input.tax?.taxability ?? 'TAXABLE', ...(registrations ? { registrations } : {}) },
     status: input.status ?? 'ACTIVE',
     configuration: Object.keys(configuration).length > 0 ? configuration : null,
     metadata: input.metadata ?? null,
-    businessDetails: input.type === 'BUSINESS' ? input.business_details! : null,
+    businessDetails: input.type === 'BUSINESS' ? (input.business_details ?? null) : null,
   };
   const row = await insertCustomer(tx, { accountId, channelId, state, now });
   const customer = serializeCustomer(row);

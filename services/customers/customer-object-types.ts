@@ -1,3 +1,5 @@
+import type { Metadata } from '../../domain/metadata';
+
 /**
  * The customer object of section 2.2 as the services produce it. The zod `customerObject` in
  * api/customers/schemas.ts describes the same shape for transport; tRPC checks the services'
@@ -52,11 +54,11 @@ type CustomerFields = {
   tax: Tax;
   status: 'ACTIVE' | 'INACTIVE';
   configuration?: Configuration;
-  metadata?: Record<string, string>;
+  metadata?: Metadata;
   /** Extension (docs/customer-balance.md): the balance per currency, left out without a ledger. */
   balances?: Record<string, number>;
   created_at: string;
   updated_at: string;
 };
 
-export type CustomerObject = (CustomerFields & { type: 'INDIVIDUAL' }) | (CustomerFields & { type: 'BUSINESS'; business_details: BusinessDetails });
+export type CustomerObject = (CustomerFields & { type: 'INDIVIDUAL' }) | (CustomerFields & { type: 'BUSINESS'; business_details?: BusinessDetails });

@@ -4,6 +4,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Database } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
 import type { Address, BusinessDetails, Configuration, CustomerObject, Tax } from './customer-object-types';
+import type { Metadata } from '../../domain/metadata';
 
 type Db = Prisma.TransactionClient;
 
@@ -41,7 +42,7 @@ export interface CustomerState {
   tax: Tax;
   status: 'ACTIVE' | 'INACTIVE';
   configuration: Configuration | null;
-  metadata: Record<string, string> | null;
+  metadata: Metadata | null;
   businessDetails: BusinessDetails | null;
 }
 
@@ -57,7 +58,7 @@ export function stateOf(row: CustomerRow): CustomerState {
     tax: row.tax as Tax,
     status: row.status as CustomerState['status'],
     configuration: row.configuration as Configuration | null,
-    metadata: row.metadata as Record<string, string> | null,
+    metadata: row.metadata as Metadata | null,
     businessDetails: row.businessDetails as BusinessDetails | null,
   };
 }
@@ -86,7 +87,7 @@ export function serializeCustomer(row: CustomerRow): CustomerObject {
     updated_at: formatDateTime(row.updatedAt),
   };
   return state.type === 'BUSINESS'
-    ? { ...common, type: 'BUSINESS', business_details: state.businessDetails! }
+    ? { ...common, type: 'BUSINESS', ...present('business_details', state.businessDetails) }
     : { ...common, type: 'INDIVIDUAL' };
 }
 

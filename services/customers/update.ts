@@ -1,4 +1,5 @@
 import { ApiError } from '../../domain/errors';
+import { storedPhoneNumber } from '../../domain/phone-numbers';
 import { requestHash } from '../../domain/request-hash';
 import { resolveTaxRegistrations, type TaxRegistration } from '../../domain/tax-registrations';
 import type { Prisma } from '../../prisma/client';
@@ -7,6 +8,7 @@ import type { Scope } from '../scope';
 import type { Address, BusinessDetails, Configuration, CustomerObject, LegalAddress, Taxability } from './customer-object-types';
 import { lockCustomer, saveCustomer, serializeCustomer, stateOf, type CustomerState } from './repository';
 import { checkDefaultPaymentInstrument, checkValidationDates, visibleCustomer } from './rules';
+import type { Metadata } from '../../domain/metadata';
 
 /** customers/update as the transport validated it (section 4.3): a field left out is kept, `null` clears one. */
 export interface CustomerChanges {
@@ -25,7 +27,7 @@ export interface CustomerChanges {
     default_payment_instrument_id?: string | null;
     preferred_locales?: string[] | null;
   } | null;
-  metadata?: Record<string, string> | null;
+  metadata?: Metadata | null;
 }
 
 const keep = <T>(sent: T | undefined, current: T): T => (sent === undefined ? current : sent);
@@ -41,10 +43,24 @@ function mergedConfiguration(current: Configuration | null, sent: CustomerChange
   return Object.keys(merged).length > 0 ? (merged as Configuration) : null;
 }
 
+/**
+ * A BUSINESS customer created without business details (section 2.2 makes them optional) gets
+ * them from the first update that names them: `name` is required then.
+ */
 function mergedBusinessDetails(current: BusinessDetails | null, sent: CustomerChanges['business_details']): BusinessDetails | null {
-  if (!sent || !current) return current;
-  const legalAddress = keep(sent.legal_address, current.legal_address ?? null);
-  return { name: sent.name ?? current.name, ...(legalAddress ? { legal_address: legalAddress } : {}) };
+  if (!sent) return current;
+  const name = sent.name ?? current?.name;
+  if (name === undefined) {
+    throw ApiError.validation({ 'business_details.name': { type: 'REQUIRED', message: 'Required: this customer has no business details yet.' } });
+  }
+  const legalAddress = keep(sent.legal_address, current?.legal_address ?? null);
+  return { name, ...(legalAddress ? { legal_address: legalAddress } : {}) };
+}
+
+/** A phone sent is read in the country of the address the customer has after this update. */
+function updatedPhone(sent: string | null | undefined, current: string | null, address: Address | null): string | null {
+  if (sent === undefined) return current;
+  return sent === null ? null : storedPhoneNumber(sent, address?.country);
 }
 
 function updatedState(current: CustomerState, input: CustomerChanges): CustomerState {
@@ -54,14 +70,15 @@ function updatedState(current: CustomerState, input: CustomerChanges): CustomerS
       : input.tax.registrations === null
         ? undefined
         : resolveTaxRegistrations(current.tax.registrations ?? [], input.tax.registrations);
+  const address = keep(input.address, current.address);
   return {
     type: current.type,
     email: keep(input.email, current.email),
     firstName: keep(input.first_name, current.firstName),
     lastName: keep(input.last_name, current.lastName),
-    phone: keep(input.phone, current.phone),
+    phone: updatedPhone(input.phone, current.phone, address),
     merchantCustomerId: keep(input.merchant_customer_id, current.merchantCustomerId),
-    address: keep(input.address, current.address),
+    address,
     tax: {
       taxability: input.tax?.taxability ?? current.tax.taxability,
       ...(registrations && registrations.length > 0 ? { registrations } : {}),

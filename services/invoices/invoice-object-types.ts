@@ -3,6 +3,7 @@ import type { CollectionMethod } from '../../domain/collection-methods';
 import type { AmountDetails, TaxMode } from '../../domain/invoice-amounts';
 import type { InvoiceStatus } from '../../domain/invoice-status';
 import type { StoredDiscount } from './invoice-object';
+import type { Metadata } from '../../domain/metadata';
 
 /**
  * The invoice object of section 2.3 as the services produce it. The zod `invoiceObject` in
@@ -69,7 +70,7 @@ export type InvoiceObject = {
   discounts: StoredDiscount[];
   notes?: string;
   merchant_reference?: string;
-  metadata?: Record<string, string>;
+  metadata?: Metadata;
   pdf_url?: string;
   finalized_at?: string;
   paid_at?: string;

@@ -5,6 +5,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { BillingReason } from '../../domain/billing-reasons';
 import type { TaxMode } from '../../domain/invoice-amounts';
 import type { InvoiceAddress, InvoiceAmountDetails, InvoiceCustomer, InvoiceObject } from './invoice-object-types';
+import type { Metadata } from '../../domain/metadata';
 
 export type { InvoiceCustomer, InvoiceObject };
 import { invoicePdfUrl } from './pdf-url';
@@ -155,7 +156,7 @@ export function serializeInvoice(row: InvoiceRow, options: SerializeOptions): In
     discounts: row.discounts as unknown as StoredDiscount[],
     ...present('notes', row.notes),
     ...present('merchant_reference', row.merchantReference),
-    ...present('metadata', row.metadata as Record<string, string> | null),
+    ...present('metadata', row.metadata as Metadata | null),
     ...present('pdf_url', pdfUrl),
     ...present('finalized_at', row.finalizedAt && formatDateTime(row.finalizedAt)),
     ...present('paid_at', row.paidAt && formatDateTime(row.paidAt)),

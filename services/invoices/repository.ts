@@ -12,6 +12,7 @@ import type { TaxMode } from '../../domain/invoice-amounts';
 import type { DiscountRequest, LineItemRequest } from './invoice-requests';
 import { invoiceSelect, serializeInvoice, type InvoiceCustomerRow, type InvoiceObject, type InvoiceRow, type SnapshotSource, type StoredDiscount } from './invoice-object';
 import { readVisibleInvoice } from './invoice-read';
+import type { Metadata } from '../../domain/metadata';
 
 type Db = Prisma.TransactionClient;
 
@@ -33,7 +34,7 @@ export interface DraftState {
   dueAt: Date | null;
   notes: string | null;
   merchantReference: string | null;
-  metadata: Record<string, string> | null;
+  metadata: Metadata | null;
 }
 
 
@@ -346,7 +347,7 @@ export function draftStateOf(row: InvoiceRow): DraftState {
     dueAt: row.dueAt,
     notes: row.notes,
     merchantReference: row.merchantReference,
-    metadata: row.metadata as Record<string, string> | null,
+    metadata: row.metadata as Metadata | null,
   };
 }
 

@@ -15,6 +15,7 @@ import {
   saveDraft,
   type DraftState,
 } from './repository';
+import type { Metadata } from '../../domain/metadata';
 
 /** What invoices/update changes: a field left undefined is kept, `null` clears one that may be absent. */
 export interface DraftChanges {
@@ -25,7 +26,7 @@ export interface DraftChanges {
   dueAt?: Date | null;
   notes?: string | null;
   merchantReference?: string | null;
-  metadata?: Record<string, string> | null;
+  metadata?: Metadata | null;
 }
 
 const keep = <T>(sent: T | undefined, current: T): T => (sent === undefined ? current : sent);

@@ -14,6 +14,7 @@ import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
 import { serializeSubscription, type CancellationInfoJson, type TrialInfoJson } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
 import { readSubscriptionRow } from './subscription-read';
+import type { Metadata } from '../../domain/metadata';
 
 type Db = Prisma.TransactionClient;
 
@@ -41,7 +42,7 @@ export function stateOfRow(row: SubscriptionRow): SubscriptionState {
     latestInvoiceId: row.latestInvoiceId,
     description: row.description,
     merchantReference: row.merchantReference,
-    metadata: row.metadata as Record<string, string> | null,
+    metadata: row.metadata as Metadata | null,
     discounts: row.discounts as unknown as SubscriptionState['discounts'],
     trial: trial
       ? {

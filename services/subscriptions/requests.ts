@@ -3,6 +3,7 @@ import type { BillingPeriod } from '../../domain/billing-periods';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { ExhaustionAction, TrialType } from '../../domain/subscriptions/state';
 import type { LineTaxRequest } from './references';
+import type { Metadata } from '../../domain/metadata';
 
 /*
  * What subscriptions/create and subscriptions/update ask of the services, already validated:
@@ -37,7 +38,7 @@ export interface CreateSubscriptionInput {
   trial?: { type: TrialType; amount?: number; end_at?: string; period_config?: BillingPeriod };
   discounts?: SubscriptionDiscountRequest[];
   description?: string;
-  metadata?: Record<string, string>;
+  metadata?: Metadata;
   merchant_reference?: string;
   settings?: SubscriptionSettingsRequest;
 }
@@ -46,7 +47,7 @@ export interface UpdateSubscriptionInput {
   payment_instrument_id?: string;
   discounts?: SubscriptionDiscountRequest[];
   description?: string | null;
-  metadata?: Record<string, string> | null;
+  metadata?: Metadata | null;
   merchant_reference?: string | null;
   end_trial?: true;
   proration_credit?: ProrationCreditDestination;

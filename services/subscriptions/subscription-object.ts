@@ -6,6 +6,7 @@ import type { TaxMode } from '../../domain/invoice-amounts';
 import type { CancellationMode, CancellationReason, SubscriptionStatus } from '../../domain/subscription-status';
 import type { ExhaustionAction, TrialType } from '../../domain/subscriptions/state';
 import type { SubscriptionRow } from './subscription-row';
+import type { Metadata } from '../../domain/metadata';
 
 /*
  * The section 2.4 subscription. api/subscriptions/schemas.ts declares the same shape as zod for
@@ -82,7 +83,7 @@ export interface SubscriptionObject {
   trial_info?: TrialInfoJson;
   cancellation_info?: CancellationInfoJson;
   discounts: SubscriptionDiscountObject[];
-  metadata?: Record<string, string>;
+  metadata?: Metadata;
   description?: string;
   merchant_reference?: string;
   settings: SubscriptionSettingsObject;
@@ -138,7 +139,7 @@ export function serializeSubscription(row: SubscriptionRow): SubscriptionObject 
     ...present('trial_info', row.trialInfo as TrialInfoJson | null),
     ...present('cancellation_info', row.cancellationInfo as CancellationInfoJson | null),
     discounts: row.discounts as SubscriptionObject['discounts'],
-    ...present('metadata', row.metadata as Record<string, string> | null),
+    ...present('metadata', row.metadata as Metadata | null),
     ...present('description', row.description),
     ...present('merchant_reference', row.merchantReference),
     settings: row.settings as unknown as SubscriptionObject['settings'],

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import { hasPrefix } from '../../domain/ids';
-import { e164PhoneNumber } from '../../domain/phone-numbers';
+import { storedPhoneNumber } from '../../domain/phone-numbers';
 import { procedureTable } from '../../api/http/procedure-table';
 import { openApiDocument } from '../../api/openapi/document';
 import { appRouter } from '../../api/router';
@@ -31,7 +31,7 @@ describe('request examples', () => {
     const customer = exampleOf('/v2/customers/create');
     expect(customer).toMatchObject({ type: 'INDIVIDUAL', first_name: 'Anna', last_name: 'Schmidt', address: { city: 'Berlin', country: 'DEU' } });
     expect(customer.email).toMatch(/^[a-z.]+@example\.de$/);
-    expect(e164PhoneNumber(customer.phone)).toBe(customer.phone);
+    expect(storedPhoneNumber(customer.phone, customer.address.country)).toBe(customer.phone);
     expect(hasPrefix('channel', customer.channel_id)).toBe(true);
   });
 
