@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors';
 import { createItem } from '../../services/antifraud-lists/create-item';
+import type { Principal } from '../auth/principal';
 import { dateTime } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';
 import { authorizedProcedure, operation } from '../trpc';
@@ -18,9 +19,15 @@ export const createItemRequest = z.strictObject({
   expired_at: dateTime.optional().meta({ description: 'Must be in the future. Left out: the item never expires.' }),
   description: z.string().max(500).optional(),
   created_by: createdByEmail.optional().meta({
-    description: 'E-mail of the merchant’s user acting through their dashboard. Left out: the calling API key’s id.',
+    description: 'E-mail of the merchant’s user the call is made for. Left out: the signed-in dashboard user’s, or none for an API key (the key is in `created_by_api_key_id`).',
   }),
 });
+
+/** Section 2.5 names a user by e-mail; the key that made a call is kept beside it, never in its place. */
+function creatorOf(principal: Principal, named: string | undefined) {
+  if (principal.user) return { createdBy: named ?? principal.user.email.toLowerCase(), createdByApiKeyId: undefined };
+  return { createdBy: named, createdByApiKeyId: principal.apiKeyId };
+}
 
 export const createAntifraudListItem = authorizedProcedure
   .meta(
@@ -45,7 +52,7 @@ export const createAntifraudListItem = authorizedProcedure
             fieldValue: input.field_value,
             expiredAt,
             description: input.description,
-            createdBy: input.created_by ?? ctx.principal.apiKeyId,
+            ...creatorOf(ctx.principal, input.created_by),
           }),
         ),
       );

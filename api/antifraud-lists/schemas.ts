@@ -47,7 +47,11 @@ export const antifraudListItemObject = z
     field_value: z.string().meta({ description: 'Stored normalised (docs/antifraud.md): what screening compares.' }),
     expired_at: dateTime.optional().meta({ description: 'From then on the item no longer matches.' }),
     description: z.string().optional(),
-    created_by: z.string().meta({ description: 'The e-mail of the user who added it, or the `akey_…` id of the API key.' }),
+    created_by: z.string().optional().meta({ description: 'The e-mail of the user who added it (section 2.5); absent when an API key added it naming no user.' }),
+    created_by_api_key_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Extension (docs/antifraud.md): the `akey_…` id of the API key that added it; absent when a dashboard user did.' }),
     created_at: dateTime,
     updated_at: dateTime,
   })
@@ -81,7 +85,8 @@ export interface AntifraudListItemRow {
   fieldValue: string;
   expiredAt: Date | null;
   description: string | null;
-  createdBy: string;
+  createdBy: string | null;
+  createdByApiKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -93,7 +98,8 @@ export function serializeItem(row: AntifraudListItemRow): AntifraudListItemObjec
     field_value: row.fieldValue,
     ...(row.expiredAt ? { expired_at: formatOptionalDateTime(row.expiredAt) } : {}),
     ...(row.description !== null ? { description: row.description } : {}),
-    created_by: row.createdBy,
+    ...(row.createdBy !== null ? { created_by: row.createdBy } : {}),
+    ...(row.createdByApiKeyId !== null ? { created_by_api_key_id: row.createdByApiKeyId } : {}),
     created_at: formatDateTime(row.createdAt),
     updated_at: formatDateTime(row.updatedAt),
   };
@@ -101,5 +107,5 @@ export function serializeItem(row: AntifraudListItemRow): AntifraudListItemObjec
 
 const email = z.email().max(254);
 
-/** Who acted: the user named by the request, else the API key. Stored lowercase, so EQ filters match either spelling. */
+/** The user a caller names as acting. Stored lowercase, so EQ filters match either spelling. */
 export const createdByEmail = email.transform((value) => value.toLowerCase());

@@ -11,7 +11,10 @@ export interface NewItemRequest {
   fieldValue: string;
   expiredAt?: Date;
   description?: string;
-  createdBy: string;
+  /** The user's e-mail (section 2.5), when one is known. */
+  createdBy?: string;
+  /** The API key that made the call; none for a dashboard session. */
+  createdByApiKeyId?: string;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function createItem(deps: { now: () => Date }, tx: Prisma.Transacti
     expiredAt: item.expiredAt,
     description: item.description,
     createdBy: item.createdBy,
+    createdByApiKeyId: item.createdByApiKeyId,
     now,
   });
 }

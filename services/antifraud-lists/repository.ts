@@ -13,6 +13,7 @@ export const itemSelect = {
   expiredAt: true,
   description: true,
   createdBy: true,
+  createdByApiKeyId: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -85,7 +86,8 @@ export interface NewItem {
   fieldValue: string;
   expiredAt?: Date;
   description?: string;
-  createdBy: string;
+  createdBy?: string;
+  createdByApiKeyId?: string;
   now: Date;
 }
 
@@ -98,7 +100,8 @@ export function insertItem(tx: Db, item: NewItem) {
       fieldValue: item.fieldValue,
       expiredAt: item.expiredAt ?? null,
       description: item.description ?? null,
-      createdBy: item.createdBy,
+      createdBy: item.createdBy ?? null,
+      createdByApiKeyId: item.createdByApiKeyId ?? null,
       createdAt: item.now,
       updatedAt: item.now,
     },

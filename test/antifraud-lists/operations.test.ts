@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { cardFingerprint } from '../../domain/card-fingerprint';
 import { createAccount, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { setAntifraudEnabled } from '../../scripts/operator/antifraud';
+import { signedInUser } from '../dashboard-api/browser-session';
 import { usePlatform } from '../support/platform';
 
 const platform = usePlatform();
@@ -241,7 +242,7 @@ describe('antifraud-lists/create-item', () => {
     expect(await platform.db.antifraudListItem.count({ where: { listId } })).toBe(valid.length);
   });
 
-  it('records every field of an item, created_by defaulting to the API key', async () => {
+  it('records every field of an item; created_by is a user’s e-mail only, the calling key in created_by_api_key_id', async () => {
     const listId = await createList('CUSTOMER_EMAIL');
     const { row, secret } = await createOperatorApiKey(platform.db, { accountId: platform.accountId, name: 'items' });
     const expiredAt = inOneHour();
@@ -252,14 +253,23 @@ describe('antifraud-lists/create-item', () => {
       field_value: 'record@example.com',
       expired_at: expiredAt.replace(/Z$/, '000Z'),
       description: 'chargeback 2026-03',
-      created_by: row.id,
+      created_by_api_key_id: row.id,
       created_at: expect.stringMatching(DATE_TIME),
       updated_at: item.created_at,
     });
-    const byUser = await addItem(listId, 'other@example.com', { created_by: 'Ops.Lead@Example.com' });
-    expect(byUser.created_by).toBe('ops.lead@example.com');
+    const byUser = await addItem(listId, 'other@example.com', { created_by: 'Ops.Lead@Example.com' }, secret);
+    expect(byUser).toMatchObject({ created_by: 'ops.lead@example.com', created_by_api_key_id: row.id });
     expect(byUser).not.toHaveProperty('expired_at');
     expect(byUser).not.toHaveProperty('description');
+  });
+
+  it('records the signed-in dashboard user’s e-mail as created_by, and no key', async () => {
+    const listId = await createList('CUSTOMER_EMAIL');
+    const browser = await signedInUser(platform, 'Risk.Analyst@merchant.example', 'MERCHANT_ADMIN');
+    const res = await browser.post('/v2/antifraud-lists/create-item', { list_id: listId, field_value: 'session@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.body.created_by).toBe('risk.analyst@merchant.example');
+    expect(res.body).not.toHaveProperty('created_by_api_key_id');
   });
 
   it('validates expired_at, created_by, list_id and unknown fields', async () => {
@@ -335,7 +345,7 @@ describe('antifraud-lists/delete-item', () => {
 
 describe('antifraud-lists/list-item', () => {
   let listId: string;
-  let items: Array<{ id: string; field_value: string; created_at: string; created_by: string }>;
+  let items: Array<{ id: string; field_value: string; created_at: string; created_by?: string }>;
   let keyId: string;
 
   beforeAll(async () => {
@@ -413,22 +423,25 @@ describe('antifraud-lists/list-item', () => {
     expect(constraintOf(wrongOperator, 'filters.created_at.operator')).toBe('ENUM');
   });
 
-  it('filters created_by with EQ: the e-mail given, or the API key id by default', async () => {
+  it('filters created_by with EQ on any string, and the calling key with created_by_api_key_id', async () => {
     const byUser = await listItems({ filters: { created_by: { operator: 'EQ', value: 'analyst@merchant.example' } } });
     expect(idsOf(byUser)).toEqual(newestFirst(items.filter((_, i) => i % 2 === 1)));
     const spelledOtherwise = await listItems({ filters: { created_by: { operator: 'EQ', value: 'ANALYST@merchant.example' } } });
     expect(idsOf(spelledOtherwise)).toEqual(idsOf(byUser));
 
-    const byKey = await listItems({ filters: { created_by: { operator: 'EQ', value: keyId } } });
-    expect(idsOf(byKey)).toEqual(newestFirst(items.filter((_, i) => i % 2 === 0)));
-    expect(byKey.body.items.every((i: { created_by: string }) => i.created_by === keyId)).toBe(true);
+    const byKey = await listItems({ filters: { created_by_api_key_id: { operator: 'EQ', value: keyId } } });
+    expect(idsOf(byKey)).toEqual(newestFirst(items));
+    expect(idsOf(await listItems({ filters: { created_by: { operator: 'EQ', value: keyId } } }))).toEqual([]);
 
     const combined = await listItems({
-      filters: { created_by: { operator: 'EQ', value: keyId }, field_value: { operator: 'CONTAINS', value: 'shopone' } },
+      filters: { created_by_api_key_id: { operator: 'EQ', value: keyId }, field_value: { operator: 'CONTAINS', value: 'shopone' } },
     });
-    expect(idsOf(combined)).toEqual([items[2]!.id, items[0]!.id]);
+    expect(idsOf(combined)).toEqual([items[2]!.id, items[1]!.id, items[0]!.id]);
 
-    expect(constraintOf(await listItems({ filters: { created_by: { operator: 'EQ', value: 'bob' } } }), 'filters.created_by.value')).toBe('FORMAT');
+    for (const value of ['bob', 'Risk team', '']) {
+      const any = await listItems({ filters: { created_by: { operator: 'EQ', value } } });
+      expect({ value, status: any.status, items: any.body.items }).toEqual({ value, status: 200, items: [] });
+    }
     expect(constraintOf(await listItems({ filters: { created_by: { operator: 'CONTAINS', value: 'analyst' } } }), 'filters.created_by.operator')).toBe('ENUM');
   });
 
