@@ -109,7 +109,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description INDIVIDUAL or BUSINESS (with business_details). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated.
+         * @description INDIVIDUAL or BUSINESS (business_details optional). Created in `channel_id`, the key’s only channel, or the account’s default channel. Emits CustomerCreated.
          */
         post: operations["customers-create"];
         delete?: never;
@@ -1350,7 +1350,7 @@ export interface paths {
         put?: never;
         /**
          * Create a report (CSV export)
-         * @description Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), at most 366 days, of the key’s channels or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise).
+         * @description Answered at once with status PROCESSING; the file is built in the background (docs/reports.md). Records created in [date_from, date_to), a range of any length, of every channel the key reaches or of `channel_id`. INVOICES needs `invoices:list` as well, SUBSCRIPTIONS `subscriptions:list` (403 otherwise).
          */
         post: operations["reports-create"];
         delete?: never;
@@ -1390,7 +1390,7 @@ export interface paths {
         put?: never;
         /**
          * List reports, newest first
-         * @description Reports of the types the key may access (INVOICES with `invoices:list`, SUBSCRIPTIONS with `subscriptions:list`) and of its channels: an account-level key sees every report, a channel-bound key those of its channels.
+         * @description Reports of the types the key may access (INVOICES with `invoices:list`, SUBSCRIPTIONS with `subscriptions:list`) and of its channels: an account-level key sees every report, a channel-bound key those naming only channels it reaches.
          */
         post: operations["reports-list"];
         delete?: never;
@@ -1678,7 +1678,7 @@ export interface components {
                 preferred_locales?: string[];
             };
             metadata?: {
-                [key: string]: string;
+                [key: string]: string | number | boolean;
             };
             /** @description Extension (docs/customer-balance.md): the customer balance per currency, in minor units; negative is credit the merchant owes the customer, positive a debit. Left out while the customer has no balance transactions. */
             balances?: {
@@ -1746,7 +1746,7 @@ export interface components {
                 preferred_locales?: string[];
             };
             metadata?: {
-                [key: string]: string;
+                [key: string]: string | number | boolean;
             };
             /** @description Extension (docs/customer-balance.md): the customer balance per currency, in minor units; negative is credit the merchant owes the customer, positive a debit. Left out while the customer has no balance transactions. */
             balances?: {
@@ -1767,7 +1767,7 @@ export interface components {
              * @enum {string}
              */
             type: "BUSINESS";
-            business_details: {
+            business_details?: {
                 name: string;
                 legal_address?: components["schemas"]["LegalAddressWithState"] | components["schemas"]["LegalAddress"];
             };
@@ -1927,8 +1927,10 @@ export interface components {
              */
             expired_at?: string;
             description?: string;
-            /** @description The e-mail of the user who added it, or the `akey_…` id of the API key. */
-            created_by: string;
+            /** @description The e-mail of the user who added it (section 2.5); absent when an API key added it naming no user. */
+            created_by?: string;
+            /** @description Extension (docs/antifraud.md): the `akey_…` id of the API key that added it; absent when a dashboard user did. */
+            created_by_api_key_id?: string;
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -2087,8 +2089,9 @@ export interface components {
             notes?: string;
             merchant_reference?: string;
             metadata?: {
-                [key: string]: string;
+                [key: string]: string | number | boolean;
             };
+            /** @description Signed link to the PDF, opened without an API key; valid 30 days from the answer or event that carries it (docs/invoice-pdf.md). Absent for a DRAFT. */
             pdf_url?: string;
             /**
              * Format: date-time
@@ -2178,7 +2181,7 @@ export interface components {
             notes?: string;
             merchant_reference?: string;
             metadata?: {
-                [key: string]: string;
+                [key: string]: string | number | boolean;
             };
             line_items: {
                 product_price_id?: string;
@@ -2327,6 +2330,7 @@ export interface components {
             out_of_band_amount: number;
             refund_id?: string;
             balance_transaction_id?: string;
+            /** @description Signed link to the PDF, valid 30 days from the answer or event that carries it (docs/invoice-pdf.md). */
             pdf_url?: string;
             /**
              * Format: date-time
@@ -2487,7 +2491,7 @@ export interface components {
                 calculation_value?: number;
             }[];
             metadata?: {
-                [key: string]: string;
+                [key: string]: string | number | boolean;
             };
             description?: string;
             merchant_reference?: string;
@@ -3503,7 +3507,7 @@ export interface operations {
                     email: string;
                     first_name?: string;
                     last_name?: string;
-                    /** @description International form, `+` and country code first; spaces, dots, hyphens, slashes and parentheses are accepted. Stored and shown in E.164 (`+15551234567`). */
+                    /** @description Any form (section 2.2 gives none). A valid number, international or national in the country of the customer’s address, is stored and shown in E.164 (`+15551234567`); anything else as written, trimmed. */
                     phone?: string;
                     merchant_customer_id?: string;
                     address?: {
@@ -3525,7 +3529,7 @@ export interface operations {
                         registrations?: {
                             /** @enum {string} */
                             scheme: "VAT";
-                            /** @description Registration number; stored in capitals. */
+                            /** @description Registration number; spaces, dots and hyphens are left out, and it is stored in capitals (`DE 123.456-789` is `DE123456789`). */
                             id: string;
                             /**
                              * @description ISO 3166-1 alpha-3 country code.
@@ -3565,14 +3569,13 @@ export interface operations {
                         /** @description Ordered, most preferred first; at most 10. */
                         preferred_locales?: string[];
                     };
-                    /** @description String values only: at most 50 keys of 1 to 40 characters, values up to 500. */
+                    /** @description Strings, numbers or booleans, answered as sent: at most 50 keys of 1 to 40 characters, strings up to 500. */
                     metadata?: {
-                        [key: string]: string;
+                        [key: string]: string | number | boolean;
                     };
-                    /** @description Required for BUSINESS customers; INDIVIDUAL customers have none. */
+                    /** @description BUSINESS customers only, and optional for them; INDIVIDUAL customers have none. */
                     business_details?: {
                         name: string;
-                        /** @description Address with state (state required) for AUS, BRA, CAN, CHN, IND, KOR, MEX, MYS, NZL, USA; plain address (state optional) for any other country. */
                         legal_address?: {
                             city: string;
                             /**
@@ -3586,13 +3589,10 @@ export interface operations {
                             postal_code: string;
                         };
                     };
-                } & ({
-                    /** @constant */
-                    type?: "BUSINESS";
                 } | {
                     /** @constant */
-                    type?: "INDIVIDUAL";
-                });
+                    type?: "BUSINESS";
+                } | unknown;
             };
         };
         responses: {
@@ -4033,7 +4033,7 @@ export interface operations {
                         registrations?: {
                             /** @enum {string} */
                             scheme: "VAT";
-                            /** @description Registration number; stored in capitals. */
+                            /** @description Registration number; spaces, dots and hyphens are left out, and it is stored in capitals (`DE 123.456-789` is `DE123456789`). */
                             id: string;
                             /**
                              * @description ISO 3166-1 alpha-3 country code.
@@ -4059,7 +4059,7 @@ export interface operations {
                     };
                     /** @enum {string} */
                     status?: "ACTIVE" | "INACTIVE";
-                    /** @description BUSINESS customers only. */
+                    /** @description BUSINESS customers only. A customer created without business details gets them from an update that names them (`name` required then). */
                     business_details?: {
                         name?: string;
                         /** @description Replaces the legal address; null removes it. */
@@ -4085,7 +4085,7 @@ export interface operations {
                     } | null;
                     /** @description Replaces the whole metadata object; null removes it. */
                     metadata?: {
-                        [key: string]: string;
+                        [key: string]: string | number | boolean;
                     } | null;
                 };
             };
@@ -4249,7 +4249,7 @@ export interface operations {
                         registrations?: {
                             /** @enum {string} */
                             scheme: "VAT";
-                            /** @description Registration number; stored in capitals. */
+                            /** @description Registration number; spaces, dots and hyphens are left out, and it is stored in capitals (`DE 123.456-789` is `DE123456789`). */
                             id: string;
                             /**
                              * @description ISO 3166-1 alpha-3 country code.
@@ -4275,7 +4275,7 @@ export interface operations {
                     };
                     /** @enum {string} */
                     status?: "ACTIVE" | "INACTIVE";
-                    /** @description BUSINESS customers only. */
+                    /** @description BUSINESS customers only. A customer created without business details gets them from an update that names them (`name` required then). */
                     business_details?: {
                         name?: string;
                         /** @description Replaces the legal address; null removes it. */
@@ -4301,7 +4301,7 @@ export interface operations {
                     } | null;
                     /** @description Replaces the whole metadata object; null removes it. */
                     metadata?: {
-                        [key: string]: string;
+                        [key: string]: string | number | boolean;
                     } | null;
                 };
             };
@@ -6415,7 +6415,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: email
-                     * @description E-mail of the merchant’s user acting through their dashboard. Left out: the calling API key’s id.
+                     * @description E-mail of the merchant’s user the call is made for. Left out: the signed-in dashboard user’s, or none for an API key (the key is in `created_by_api_key_id`).
                      */
                     created_by?: string;
                 };
@@ -6684,11 +6684,19 @@ export interface operations {
                                 to?: string;
                             } | unknown | unknown);
                         };
-                        /** @description Items created by this user e-mail or, when none was given, by this API key (`akey_…`). */
+                        /** @description Items whose `created_by` is this e-mail. */
                         created_by?: {
                             /** @constant */
                             operator: "EQ";
-                            value: string | unknown | unknown;
+                            /** @description A user’s e-mail, in any case; a value no item holds matches nothing. */
+                            value: string;
+                        };
+                        /** @description Extension (docs/antifraud.md): items added through this API key. */
+                        created_by_api_key_id?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /** @description Identifier with the prefix `akey_`. */
+                            value: string;
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -8007,9 +8015,9 @@ export interface operations {
                     due_at?: string;
                     notes?: string;
                     merchant_reference?: string;
-                    /** @description String values only: at most 50 keys of 1 to 40 characters, values up to 500. */
+                    /** @description Strings, numbers or booleans, answered as sent: at most 50 keys of 1 to 40 characters, strings up to 500. */
                     metadata?: {
-                        [key: string]: string;
+                        [key: string]: string | number | boolean;
                     };
                     /**
                      * @description CHARGE_AUTOMATICALLY: finalizing starts collection from the payment instrument. SEND_INVOICE (default): the customer pays.
@@ -8188,7 +8196,7 @@ export interface operations {
                     merchant_reference?: string | null;
                     /** @description Replaces the whole object; null removes it. */
                     metadata?: {
-                        [key: string]: string;
+                        [key: string]: string | number | boolean;
                     } | null;
                     /**
                      * @description CHARGE_AUTOMATICALLY: finalizing starts collection from the payment instrument. SEND_INVOICE (default): the customer pays.
@@ -8992,7 +9000,7 @@ export interface operations {
                         } & (unknown | unknown))[];
                         description?: string | null;
                         metadata?: {
-                            [key: string]: string;
+                            [key: string]: string | number | boolean;
                         } | null;
                         merchant_reference?: string | null;
                         /**
@@ -10209,9 +10217,9 @@ export interface operations {
                         coupon_code?: string;
                     } & (unknown | unknown))[];
                     description?: string;
-                    /** @description String values only: at most 50 keys of 1 to 40 characters, values up to 500. */
+                    /** @description Strings, numbers or booleans, answered as sent: at most 50 keys of 1 to 40 characters, strings up to 500. */
                     metadata?: {
-                        [key: string]: string;
+                        [key: string]: string | number | boolean;
                     };
                     merchant_reference?: string;
                     /** @description Settings the spec leaves open: docs/subscriptions.md, "Settings". */
@@ -11010,7 +11018,7 @@ export interface operations {
                     } & (unknown | unknown))[];
                     description?: string | null;
                     metadata?: {
-                        [key: string]: string;
+                        [key: string]: string | number | boolean;
                     } | null;
                     merchant_reference?: string | null;
                     /**
@@ -12382,7 +12390,7 @@ export interface operations {
                     date_from: string;
                     /** @description Records created before this moment are included (exclusive). A date (YYYY-MM-DD) means 00:00:00 UTC of that day. */
                     date_to: string;
-                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    /** @description Only this channel’s records. Left out: every channel the key reaches (all of the account’s for an account-level key). */
                     channel_id?: string;
                 };
             };
@@ -12621,7 +12629,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Only reports of this one channel. Required when the API key is bound to several channels. */
+                    /** @description Only reports that hold this channel’s records. Left out: every report the key may see. */
                     channel_id?: string;
                     filters?: {
                         report_type?: {
