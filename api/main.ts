@@ -8,9 +8,10 @@ import { sealClearFingerprintKeys } from './secrets/card-fingerprint-key';
 import { secretsKey } from '../services/secrets/secrets-key';
 import { buildServer } from './http/server';
 import { ApiMetrics } from './http/metrics';
+import { metricsListenerFromEnv, startMetricsServer } from './http/metrics-server';
 import { processMetrics } from '../services/metrics/process-metrics';
 
-/** Runs the HTTP API on its own: `DATABASE_URL`, Temporal's settings (services/temporal/connection-settings.ts), `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`. */
+/** Runs the HTTP API on its own: `DATABASE_URL`, Temporal's settings (services/temporal/connection-settings.ts), `PORT`, `SECRETS_KEY`, `URL_SIGNING_KEY`; `/metrics` on `METRICS_PORT` when set. */
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required.');
@@ -25,14 +26,18 @@ async function main(): Promise<void> {
   const { connectionOptions, namespace } = temporalSettings();
   const connection = Connection.lazy(connectionOptions);
   const temporal = new Client({ connection, namespace });
+  const metrics = new ApiMetrics(processMetrics());
   const server = buildServer(
     { db, temporal, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
-    { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL, metrics: new ApiMetrics(processMetrics()) },
+    { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL, metrics },
   );
+  const metricsListener = metricsListenerFromEnv(process.env);
+  const metricsServer = metricsListener ? await startMetricsServer(metricsListener.port, metricsListener.host, metrics.registry) : undefined;
   await server.listen({ port: config.port, host: config.host });
   const stop = async () => {
     // Bounded: in-flight requests get SHUTDOWN_TIMEOUT_MS to finish, then the process goes anyway.
     setTimeout(() => process.exit(1), shutdownTimeoutMs()).unref();
+    metricsServer?.close();
     await server.close();
     await connection.close();
     await db.$disconnect();

@@ -7,6 +7,7 @@ import { ensureUrlSigningKey } from '../services/files/config';
 import { sealClearFingerprintKeys } from '../api/secrets/card-fingerprint-key';
 import { ensureSecretsKey, secretsKey } from '../services/secrets/secrets-key';
 import { ApiMetrics } from '../api/http/metrics';
+import { metricsListenerFromEnv, startMetricsServer } from '../api/http/metrics-server';
 import { buildServer } from '../api/http/server';
 import { registerBusinessMetrics } from '../services/metrics/business-metrics';
 import { processMetrics } from '../services/metrics/process-metrics';
@@ -24,6 +25,8 @@ import { ensureTemporalCli, startTemporalDevServer } from './temporal/cli';
 const ROOT = resolve(__dirname, '..');
 const DATA_DIR = resolve(process.env.DATA_DIR ?? join(ROOT, '.data'));
 const log = (message: string) => console.log(`[start] ${message}`);
+/** The port Prometheus exporters conventionally take; METRICS_PORT overrides it. */
+const DEFAULT_METRICS_PORT = 9464;
 
 /**
  * `npm start`: the whole platform on embedded defaults. PostgreSQL and the Temporal dev
@@ -119,6 +122,10 @@ async function main(): Promise<void> {
     );
     await server.listen({ port: config.port, host: config.host });
     stops.push(() => server.close());
+    // The operator side: never on the public port (docs/operators.md, "Metrics").
+    const metricsListener = metricsListenerFromEnv(process.env, DEFAULT_METRICS_PORT)!;
+    const metricsServer = await startMetricsServer(metricsListener.port, metricsListener.host, metrics.registry);
+    stops.push(() => new Promise<void>((done) => metricsServer.close(() => done())));
 
     const bootstrap = await bootstrapFirstAccount(db);
     if (bootstrap) {
@@ -135,6 +142,7 @@ async function main(): Promise<void> {
     log(`API docs     ${publicUrl}/docs  (OpenAPI: ${publicUrl}/openapi.json)`);
     log(`Dashboard    ${publicUrl}/dashboard/`);
     log(`Temporal UI  ${temporalUi}`);
+    log(`Metrics      http://${metricsListener.host}:${metricsListener.port}/metrics  (operators only: Prometheus)`);
     log('ready; Ctrl-C stops everything');
     workerRun.catch((error) => {
       console.error('[start] worker failed:', error);

@@ -2,17 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type { Database } from '../prisma/client';
-import { readiness } from '../services/health/readiness';
+import { recentReadiness } from '../services/health/readiness';
 import type { WorkerMetrics } from './metrics';
 
 /**
  * The worker's readiness signal (docs/deployment.md, "Health"), on WORKER_HEALTH_PORT when set:
  * `GET /health/live` answers while the process runs; `GET /health/ready` is 200 only while the
  * Temporal worker is RUNNING (polling its task queue) and the database, the migrations and
- * Temporal check out as for the API. A stopping worker turns unready at once. `GET /metrics`
+ * Temporal check out as for the API (those checks at most READINESS_TTL_MS old). A stopping worker
+ * turns unready at once. `GET /metrics`
  * serves the worker's metrics in the Prometheus format (docs/operators.md, "Metrics").
  */
 export function startWorkerHealthServer(port: number, deps: { worker: Worker; db: Database; temporal: Client; metrics?: WorkerMetrics }): Promise<Server> {
+  const readiness = recentReadiness(deps);
   const server = createServer((request, response) => {
     const send = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const path = (request.url ?? '').split('?')[0];
@@ -29,7 +31,7 @@ export function startWorkerHealthServer(port: number, deps: { worker: Worker; db
     if (path !== '/health/ready') return send(404, { status: 'not_found' });
     const state = deps.worker.getState();
     if (state !== 'RUNNING') return send(503, { status: 'not_ready', worker: state });
-    readiness(deps).then(
+    readiness().then(
       ({ ready, checks }) => send(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', worker: state, checks }),
       () => send(503, { status: 'not_ready', worker: state }),
     );

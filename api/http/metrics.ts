@@ -48,17 +48,14 @@ export class ApiMetrics {
 }
 
 /**
- * Observes every response (`onResponse`: after it is sent, so the latency is the client's) and
- * serves `GET /metrics` in the Prometheus text format. Unauthenticated like the health probes:
- * it reveals request counts by operation, nothing of any account.
+ * Observes every response (`onResponse`: after it is sent, so the latency is the client's). The
+ * metrics are served on the operator's listener, not here (api/http/metrics-server.ts).
  */
 export function registerMetrics(app: FastifyInstance, metrics: ApiMetrics, operationOf: (request: FastifyRequest) => string | undefined): void {
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url;
-    if (route === '/metrics') return;
     // Outside /v2 (health, files, v1) the route's pattern, so a path parameter never becomes a label value.
     const operation = operationOf(request) ?? (route && !route.includes('/v2/') ? route : UNMATCHED);
     metrics.observe(operation, reply.statusCode, reply.elapsedTime / 1000, reply.getHeader('idempotent-replayed') === 'true');
   });
-  app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 }

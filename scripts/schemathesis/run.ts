@@ -54,6 +54,7 @@ async function startPlatform(dataDir: string): Promise<Platform> {
     POSTGRES_PORT: String(await freePort()),
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
+    METRICS_PORT: String(await freePort()),
     // Thousands of requests from one key in a few minutes; the quotas are not what is checked here.
     RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 100_000, burst: 100_000 }, 'api-keys:create': { ratePerSecond: 100_000, burst: 100_000 }, 'api-keys:rotate': { ratePerSecond: 100_000, burst: 100_000 } }),
   };

@@ -2,9 +2,13 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Database } from '../../prisma/client';
+import { recentResult } from '../recent-result';
 
 /** Each check gives up after this long: a readiness probe must answer before the prober's own timeout. */
 export const CHECK_TIMEOUT_MS = 2_000;
+
+/** How long one run of the checks answers every probe (docs/deployment.md, "Health"). */
+export const READINESS_TTL_MS = 2_000;
 
 const MIGRATIONS_DIR = join(__dirname, '..', '..', 'prisma', 'migrations');
 
@@ -71,4 +75,13 @@ export async function readiness({ db, temporal }: { db: Database; temporal: Clie
   ]);
   const checks = { database, migrations, temporal: temporalCheck };
   return { ready: database.ok && migrations.ok && temporalCheck.ok, checks };
+}
+
+/**
+ * readiness() for a probe endpoint: the checks run at most once per READINESS_TTL_MS, so probes
+ * from any number of balancers, or from anyone who can reach the port, cost the database and
+ * Temporal one round of checks per window.
+ */
+export function recentReadiness(deps: { db: Database; temporal: Client }): () => Promise<Readiness> {
+  return recentResult(READINESS_TTL_MS, () => readiness(deps));
 }

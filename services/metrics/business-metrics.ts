@@ -1,21 +1,18 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../../prisma/client';
+import { recentResult } from '../recent-result';
 import { readBusinessGauges, type BusinessGauges } from './business-gauges';
 
+/** How long one reading of the business gauges serves every scrape (docs/operators.md, "Metrics"). */
+export const BUSINESS_METRICS_TTL_MS = 5_000;
+
 /**
- * The business gauges as Prometheus metrics on `registry`, read from the database once per
- * scrape: every gauge's collect awaits the same snapshot, and a scrape that starts while one is
- * being read shares it rather than querying again.
+ * The business gauges as Prometheus metrics on `registry`, read from the database at most once per
+ * BUSINESS_METRICS_TTL_MS: every gauge's collect awaits the same snapshot, and any number of
+ * scrapers (several Prometheus servers, a curl loop) cost one reading per window.
  */
 export function registerBusinessMetrics(registry: Registry, db: Database, now: () => Date = () => new Date()): void {
-  let inFlight: Promise<BusinessGauges> | undefined;
-  const snapshot = () => {
-    inFlight ??= readBusinessGauges(db, now()).finally(() => {
-      // Released after this scrape's collectors have all read it, so the next scrape reads afresh.
-      setImmediate(() => (inFlight = undefined));
-    });
-    return inFlight;
-  };
+  const snapshot = recentResult(BUSINESS_METRICS_TTL_MS, () => readBusinessGauges(db, now()), () => now().getTime());
   const registers = [registry];
 
   new Gauge({

@@ -8,7 +8,7 @@ import { samplesOf, valueOf, type Sample } from './prometheus-text';
 const platform = usePlatform({ quota: { ratePerSecond: 0.001, burst: 3 }, metrics: new ApiMetrics(processMetrics()) });
 
 async function scrape(): Promise<Sample[]> {
-  const response = await fetch(`${platform.baseUrl}/metrics`);
+  const response = await fetch(`${platform.metricsUrl}/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return samplesOf(await response.text());
@@ -63,5 +63,13 @@ describe('GET /metrics on the API', () => {
     expect(requests(after, 'customers/create', '429') - requests(before, 'customers/create', '429')).toBe(1);
     // A scrape is not a request of the API: it does not count itself.
     expect(after.some((s) => s.labels.operation === '/metrics')).toBe(false);
+  });
+
+  // Last: the probe of the public port is itself a request the counters above would see.
+  it('is served on the operator listener only, not on the public port beside /v2', async () => {
+    const response = await fetch(`${platform.baseUrl}/metrics`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('billing_api_request_duration_seconds');
+    expect(new URL(platform.metricsUrl!).port).not.toBe(new URL(platform.baseUrl).port);
   });
 });

@@ -5,6 +5,7 @@ import { newId } from '../../domain/ids';
 import { startWorkerHealthServer } from '../../worker/health-server';
 import { WorkerMetrics } from '../../worker/metrics';
 import { processMetrics } from '../../services/metrics/process-metrics';
+import { BUSINESS_METRICS_TTL_MS } from '../../services/metrics/business-metrics';
 import { workerRuntime } from '../../worker/runtime-options';
 import { startPlatform, type Platform } from '../support/platform';
 import { samplesOf, valueOf, type Sample } from './prometheus-text';
@@ -95,6 +96,8 @@ describe('GET /metrics on the worker health server', () => {
         },
       });
       await db.subscription.createMany({ data: [{ ...seeded, id: newId('subscription'), status: 'REDEMPTION' }, { ...seeded, id: newId('subscription'), status: 'REDEMPTION' }] });
+      // Past the reading the earlier scrapes share.
+      await new Promise((resolve) => setTimeout(resolve, BUSINESS_METRICS_TTL_MS));
       samples = await scrape();
     });
 
@@ -112,6 +115,7 @@ describe('GET /metrics on the worker health server', () => {
     // Rows that leave the state leave the gauge: nothing keeps a stale count.
     await db.webhookDelivery.deleteMany({ where: { endpointId: endpoint.body.id } });
     await db.invoice.updateMany({ where: { status: 'DUNNING' }, data: { status: 'PAID' } });
+    await new Promise((resolve) => setTimeout(resolve, BUSINESS_METRICS_TTL_MS));
     const later = await scrape();
     expect(valueOf(later, 'billing_webhook_deliveries_pending', { endpoint_id: endpoint.body.id })).toBeUndefined();
     expect(valueOf(later, 'billing_invoices_dunning')).toBe(0);

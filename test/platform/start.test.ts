@@ -58,6 +58,7 @@ describe('npm start', () => {
       POSTGRES_PORT: String(await freePort()),
       TEMPORAL_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
       DATABASE_URL: '',
       TEMPORAL_ADDRESS: '',
     };
@@ -94,8 +95,11 @@ describe('npm start', () => {
     expect(list.status).toBe(200);
     expect(((await list.json()) as any).items.map((k: { id: string }) => k.id)).toEqual([keyId]);
     expect((await fetch(`${api}/docs`)).status).toBe(200);
-    // The process's own metrics, which only the entry point sets up (services/metrics/process-metrics.ts).
-    expect(await (await fetch(`${api}/metrics`)).text()).toMatch(/^process_resident_memory_bytes [1-9]/m);
+    // The process's own metrics, which only the entry point sets up (services/metrics/process-metrics.ts),
+    // on the operator's port, never on the API's.
+    expect(out).toContain(`http://127.0.0.1:${env.METRICS_PORT}/metrics`);
+    expect(await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).text()).toMatch(/^process_resident_memory_bytes [1-9]/m);
+    expect((await fetch(`${api}/metrics`)).status).toBe(404);
     expect(out).toContain(`http://localhost:${env.PORT}/dashboard/`);
     expect((await fetch(`${api}/dashboard/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect((await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`)).status).toBe(200);

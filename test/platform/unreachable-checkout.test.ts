@@ -58,7 +58,7 @@ describe('a checkout in a home only its owner may enter', () => {
     expect(copy.stderr).toBe('');
     env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TEST_') && !name.startsWith('JEST_')));
     for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'SECRETS_KEY', 'URL_SIGNING_KEY', 'PUBLIC_URL', 'STORAGE_DIR']) delete env[name];
-    for (const name of ['PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT']) env[name] = String(await freePort());
+    for (const name of ['PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT']) env[name] = String(await freePort());
   });
 
   afterAll(async () => {

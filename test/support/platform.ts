@@ -7,6 +7,7 @@ import { DefaultLogger, Runtime, type RuntimeOptions, type Worker } from '@tempo
 import type { FastifyInstance } from 'fastify';
 import type { SecretCache } from '../../api/auth/secret-cache';
 import type { ApiMetrics } from '../../api/http/metrics';
+import { startMetricsServer } from '../../api/http/metrics-server';
 import { buildServer } from '../../api/http/server';
 import { RateLimiter, type Quota } from '../../api/rate-limit/token-bucket';
 import type { Database } from '../../prisma/client';
@@ -42,6 +43,8 @@ export interface Platform {
   /** `whileStopped` runs after the old worker (and its outbox dispatcher) stopped, before the new one starts. */
   restartWorker(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
+  /** The operator listener serving the API's `/metrics`, when the `metrics` option was given. */
+  metricsUrl?: string;
 }
 
 export interface PlatformOptions {
@@ -97,6 +100,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   );
   await server.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  const metricsServer = options.metrics ? await startMetricsServer(0, '127.0.0.1', options.metrics.registry) : undefined;
+  const metricsUrl = metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}` : undefined;
   // Links (pdf_url) name the most recently started platform that is still running; stop()
   // hands PUBLIC_URL back to the one started before, as platforms nest in a test file.
   const previousPublicUrl = process.env.PUBLIC_URL;
@@ -131,6 +136,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       return worker;
     },
     baseUrl,
+    metricsUrl,
     accountId: account.id,
     channelIds: channels.map((c) => c.id) as [string, string, string],
     rootSecret: root.secret,
@@ -149,6 +155,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
         if (previousPublicUrl === undefined) delete process.env.PUBLIC_URL;
         else process.env.PUBLIC_URL = previousPublicUrl;
       }
+      metricsServer?.close();
       await server.close();
       worker.shutdown();
       await Promise.all([running, ...draining]);
