@@ -1,5 +1,6 @@
 import type { Database } from '../prisma/client';
 import { createChargeActivities } from './charge';
+import { createDashboardSignInRecordActivities } from './dashboard-sign-in-records';
 import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createInvoiceCollectionActivities } from './invoice-collection';
 import { createMonthlyStatementActivities } from './monthly-statements';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createMonthlyStatementActivities(deps),
     ...createWebhookDeliveryActivities(deps),
     ...createV1RestoreRequestActivities(deps),
+    ...createDashboardSignInRecordActivities(deps),
   };
 }
 

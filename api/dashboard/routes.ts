@@ -23,6 +23,8 @@ import { clientInfoOf, sessionCredentialsOf } from './client';
 import * as schemas from './schemas';
 import { authenticateSession, refuseCrossSite, type AuthenticatedSession } from './session-auth';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './session-cookie';
+import { deviceCookie, deviceTokenOf } from './device-cookie';
+import { publicRouteThrottle } from './public-route-throttle';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 
 export interface DashboardDependencies {
@@ -43,6 +45,8 @@ interface RouteContext {
   client: ClientInfo;
   /** The session token the request's cookie carries, valid or not. */
   presentedToken?: string;
+  /** The known-device token the request's cookie carries, valid or not (device-cookie.ts). */
+  presentedDevice?: string;
 }
 
 interface SessionContext extends RouteContext {
@@ -54,6 +58,8 @@ interface Outcome {
   body?: unknown;
   cookie?: 'set' | 'clear';
   token?: string;
+  /** Set as the known-device cookie alongside the session's. */
+  deviceToken?: string;
 }
 
 interface Route {
@@ -78,8 +84,8 @@ function actorOf(user: DashboardUserRow, sessionId: string): DashboardActor {
   return { userId: user.id, email: user.email, role: user.role as DashboardRole, accountId: user.accountId, sessionId };
 }
 
-function signedIn(user: DashboardUserRow, token: string): Outcome {
-  return { body: { user: serializeDashboardUser(user), csrf_token: csrfTokenOf(token) }, cookie: 'set', token };
+function signedIn(user: DashboardUserRow, token: string, deviceToken?: string): Outcome {
+  return { body: { user: serializeDashboardUser(user), csrf_token: csrfTokenOf(token) }, cookie: 'set', token, deviceToken };
 }
 
 function audit(ctx: SessionContext, action: string, objectId?: string): Promise<void> {
@@ -98,22 +104,29 @@ function listed<T>(result: { items: T[]; pagination: { next_page_token: string }
 
 const ROUTES: Record<string, Route> = {
   'session/accept-invitation': publicRoute(schemas.acceptInvitationRequest, async (ctx, input) => {
-    const { user, token, sessionId } = await acceptInvitation(ctx.db, { ...input, previousToken: ctx.presentedToken }, ctx.now, ctx.client);
+    const { user, token, sessionId, deviceToken } = await acceptInvitation(ctx.db, { ...input, previousToken: ctx.presentedToken }, ctx.now, ctx.client);
     await recordAudit(ctx.db, actorOf(user, sessionId), ctx.client, { action: 'session/accept-invitation', objectId: user.id, at: ctx.now });
-    return signedIn(user, token);
+    return signedIn(user, token, deviceToken);
   }),
   'session/invitation': publicRoute(schemas.invitationRequest, async (ctx, input) => ({
     body: await describeInvitation(ctx.db, input.token, ctx.now),
   })),
   'session/sign-in': publicRoute(schemas.signInRequest, async (ctx, input) => {
-    const { user, token, sessionId } = await signIn(
+    const { user, token, sessionId, deviceToken } = await signIn(
       ctx.db,
-      { email: input.email, password: input.password, totpCode: input.totp_code, accountId: input.account_id, previousToken: ctx.presentedToken },
+      {
+        email: input.email,
+        password: input.password,
+        totpCode: input.totp_code,
+        accountId: input.account_id,
+        previousToken: ctx.presentedToken,
+        deviceToken: ctx.presentedDevice,
+      },
       ctx.now,
       ctx.client,
     );
     await recordAudit(ctx.db, actorOf(user, sessionId), ctx.client, { action: 'session/sign-in', objectId: user.id, at: ctx.now });
-    return signedIn(user, token);
+    return signedIn(user, token, deviceToken);
   }),
   'session/sign-out': sessionRoute('session', schemas.emptyRequest, async (ctx) => {
     await endSession(ctx.db, ctx.session.token);
@@ -236,13 +249,27 @@ function parseJson(raw: unknown): unknown {
   }
 }
 
-async function run(deps: DashboardDependencies, route: Route, input: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function run(
+  deps: DashboardDependencies,
+  throttlePublic: ReturnType<typeof publicRouteThrottle>,
+  route: Route,
+  input: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const credentials = sessionCredentialsOf(request);
   const now = (deps.now ?? (() => new Date()))();
-  const base: RouteContext = { db: deps.db, now, client: clientInfoOf(request), presentedToken: sessionTokenOf(credentials.cookie, credentials.overTls) };
+  const base: RouteContext = {
+    db: deps.db,
+    now,
+    client: clientInfoOf(request),
+    presentedToken: sessionTokenOf(credentials.cookie, credentials.overTls),
+    presentedDevice: deviceTokenOf(credentials.cookie),
+  };
   let ctx: RouteContext | SessionContext = base;
   if (route.access === 'public') {
     refuseCrossSite(credentials);
+    throttlePublic(base.client.ip, now);
   } else {
     const session = await authenticateSession(deps.db, credentials, now, { requireCsrf: route.access !== 'reader' });
     if (route.access === 'admin' && !managesPeople(session.actor.role)) {
@@ -253,6 +280,7 @@ async function run(deps: DashboardDependencies, route: Route, input: unknown, re
   const outcome = await route.handle(ctx, route.schema.parse(input));
   if (outcome.cookie === 'set' && outcome.token) reply.header('set-cookie', sessionCookie(outcome.token, credentials.overTls));
   if (outcome.cookie === 'clear') reply.header('set-cookie', clearedSessionCookie(credentials.overTls));
+  if (outcome.deviceToken) reply.header('set-cookie', deviceCookie(outcome.deviceToken, credentials.overTls));
   reply.code(outcome.status ?? 200);
   return outcome.body === undefined ? reply.send() : reply.type('application/json').send(outcome.body);
 }
@@ -263,6 +291,7 @@ async function run(deps: DashboardDependencies, route: Route, input: unknown, re
  * (api/auth/authenticate.ts). Answers are JSON, never cached, errors in the /v2 envelope.
  */
 export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDependencies): void {
+  const throttlePublic = publicRouteThrottle();
   app.post('/dashboard/api/:group/:action', async (request, reply) => {
     const { group, action } = request.params as { group: string; action: string };
     reply.header('cache-control', 'no-store');
@@ -272,7 +301,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDep
     try {
       input = parseJson(request.body);
       refuseUnstorableCharacters(input);
-      return await run(deps, route, input, request, reply);
+      return await run(deps, throttlePublic, route, input, request, reply);
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'dashboard request failed');

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The dashboard's limits (docs/configuration.md, docs/dashboard.md "Sessions" and "Security").
  * Read at each call, as the other settings are: tests and the launcher set the environment after
@@ -14,9 +16,18 @@ export interface DashboardSettings {
   signInWindowMs: number;
   signInAttemptsPerEmail: number;
   signInAttemptsPerAddress: number;
+  /** A device or address a user signed in from is known this long after its last sign-in. */
+  knownClientMs: number;
+  /** Requests per minute (and burst) of each address to the routes that need no session. */
+  publicRequestsPerMinute: number;
+  /** argon2 calls in flight at once in one process. */
+  passwordHashesAtOnce: number;
+  /** How long a call waits for one of those slots before it is refused. */
+  passwordHashWaitMs: number;
 }
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const text = env[name];
@@ -35,5 +46,10 @@ export function dashboardSettings(env: NodeJS.ProcessEnv = process.env): Dashboa
     signInWindowMs: positiveNumber(env, 'DASHBOARD_SIGN_IN_WINDOW_MINUTES', 15) * MINUTE,
     signInAttemptsPerEmail: positiveNumber(env, 'DASHBOARD_SIGN_IN_ATTEMPTS_PER_EMAIL', 5),
     signInAttemptsPerAddress: positiveNumber(env, 'DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS', 30),
+    knownClientMs: positiveNumber(env, 'DASHBOARD_KNOWN_CLIENT_DAYS', 90) * DAY,
+    publicRequestsPerMinute: positiveNumber(env, 'DASHBOARD_PUBLIC_REQUESTS_PER_MINUTE', 60),
+    // Half the cores: the other half keeps serving everything else while a flood of guesses waits.
+    passwordHashesAtOnce: Math.max(1, Math.floor(positiveNumber(env, 'DASHBOARD_PASSWORD_HASHES_AT_ONCE', availableParallelism() / 2))),
+    passwordHashWaitMs: positiveNumber(env, 'DASHBOARD_PASSWORD_HASH_WAIT_MS', 1000),
   };
 }

@@ -9,6 +9,7 @@ import { publicUrl } from '../files/config';
 import type { ClientInfo } from './actor';
 import { dashboardSettings } from './config';
 import { hashPassword } from './passwords';
+import { rememberClient } from './known-clients';
 import { endSession, startSession } from './sessions';
 import { dashboardUserSelect } from './users';
 
@@ -149,7 +150,9 @@ export async function acceptInvitation(db: Database, input: AcceptedInvitation, 
     await tx.dashboardInvitation.update({ where: { id: invitation.id }, data: { acceptedAt: now } });
     if (input.previousToken) await endSession(tx, input.previousToken);
     const session = await startSession(tx, user.id, now, client);
-    return { user, ...session };
+    // Accepting is the user's first sign-in: this browser and address are known from now.
+    const deviceToken = await rememberClient(tx, user.id, { ip: client.ip }, undefined, now);
+    return { user, deviceToken, ...session };
   }).catch((error: unknown) => {
     // Two invitations of one e-mail accepted at the same moment: the unique index decides.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw userExists();

@@ -1,6 +1,8 @@
+import { clientAddressKey } from '../../domain/client-address-key';
 import { ApiError } from '../../domain/errors';
 import { formatDateTime } from '../../domain/datetime';
 import type { Database } from '../../prisma/client';
+import { deleteInBatches } from '../batched-delete';
 import { dashboardSettings } from './config';
 
 interface Counted {
@@ -8,20 +10,39 @@ interface Counted {
   window_started_at: Date;
 }
 
+/** A count and its limit; a sign-in is counted against each of its buckets in order. */
+export type SignInBucket = readonly [key: string, limit: number];
+
 /**
- * Counts one sign-in attempt against each key in a fixed window and refuses (429) once a key is
- * over its limit. The count is taken before the password is checked, in one statement per key,
- * so parallel guesses cannot slip past the limit between a check and an increment. A successful
- * sign-in forgets its e-mail's count (forgetAttempts); every other attempt, a wrong TOTP code
- * included, keeps counting.
+ * A client the user never signed in from: its address first (IPv6 per /64), then the e-mail.
+ * The e-mail's limit is what stops a guesser spread over many addresses.
  */
-export async function countSignInAttempt(db: Database, keys: { email: string; address?: string }, now: Date): Promise<void> {
+export function unknownClientBuckets(email: string, ip: string | undefined): SignInBucket[] {
   const settings = dashboardSettings();
-  const limits: Array<[string, number]> = [[`email:${keys.email}`, settings.signInAttemptsPerEmail]];
-  if (keys.address) limits.push([`address:${keys.address}`, settings.signInAttemptsPerAddress]);
+  const byEmail: SignInBucket = [`email:${email}`, settings.signInAttemptsPerEmail];
+  return ip ? [[`address:${clientAddressKey(ip)}`, settings.signInAttemptsPerAddress], byEmail] : [byEmail];
+}
+
+/**
+ * A device or address the user signed in from (known-clients.ts): counted on its own, so other
+ * clients' failures, which fill the e-mail's and their addresses' counts, never refuse it.
+ */
+export function knownClientBuckets(email: string, clientKey: string): SignInBucket[] {
+  return [[`known:${email}:${clientKey}`, dashboardSettings().signInAttemptsPerEmail]];
+}
+
+/**
+ * Counts one sign-in attempt against each bucket in a fixed window and refuses (429) at the first
+ * that is over its limit, before the password is checked and without touching the buckets after
+ * it: an address over its limit adds no count, so no row, for the e-mails it goes on trying. One
+ * statement per bucket, so parallel guesses cannot slip past a limit between a check and an
+ * increment. A successful sign-in forgets the count that let it in (forgetSignInAttempts); every
+ * other attempt, a wrong TOTP code included, keeps counting.
+ */
+export async function countSignInAttempt(db: Database, buckets: SignInBucket[], now: Date): Promise<void> {
+  const settings = dashboardSettings();
   const windowStart = new Date(now.getTime() - settings.signInWindowMs);
-  let retryAt: Date | undefined;
-  for (const [key, limit] of limits) {
+  for (const [key, limit] of buckets) {
     const [counted] = await db.$queryRaw<Counted[]>`
       INSERT INTO dashboard_sign_in_throttles AS t (key, attempts, window_started_at) VALUES (${key}, 1, ${now})
       ON CONFLICT (key) DO UPDATE SET
@@ -29,17 +50,25 @@ export async function countSignInAttempt(db: Database, keys: { email: string; ad
         window_started_at = CASE WHEN t.window_started_at <= ${windowStart} THEN ${now} ELSE t.window_started_at END
       RETURNING attempts, window_started_at`;
     if (counted!.attempts > limit) {
-      const until = new Date(counted!.window_started_at.getTime() + settings.signInWindowMs);
-      if (!retryAt || until > retryAt) retryAt = until;
+      const retryAt = new Date(counted!.window_started_at.getTime() + settings.signInWindowMs);
+      throw new ApiError('RATE_LIMIT', 'Too many sign-in attempts. Try again later.', { next_try_at: formatDateTime(retryAt) });
     }
-  }
-  if (retryAt) {
-    throw new ApiError('RATE_LIMIT', 'Too many sign-in attempts. Try again later.', { next_try_at: formatDateTime(retryAt) });
   }
 }
 
-/** Also drops every count whose window is over, so the table holds only current windows. */
-export async function forgetSignInAttempts(db: Database, email: string, now: Date): Promise<void> {
-  const windowStart = new Date(now.getTime() - dashboardSettings().signInWindowMs);
-  await db.dashboardSignInThrottle.deleteMany({ where: { OR: [{ key: `email:${email}` }, { windowStartedAt: { lte: windowStart } }] } });
+/** The last bucket is the client's own (its e-mail's, or the known client's): a success empties it. */
+export async function forgetSignInAttempts(db: Database, buckets: SignInBucket[]): Promise<void> {
+  const own = buckets.at(-1);
+  if (own) await db.dashboardSignInThrottle.deleteMany({ where: { key: own[0] } });
+}
+
+/** Counts whose window is over, in batches (maintenance): they would start afresh anyway. */
+export function purgeExpiredSignInCounts(deps: { db: Database; now: () => Date }, progress: (done: { deleted: number }) => void): Promise<{ deleted: number }> {
+  const windowStart = new Date(deps.now().getTime() - dashboardSettings().signInWindowMs);
+  return deleteInBatches(
+    (limit) => deps.db.$executeRaw`
+      DELETE FROM dashboard_sign_in_throttles
+      WHERE key IN (SELECT key FROM dashboard_sign_in_throttles WHERE window_started_at <= ${windowStart} LIMIT ${limit})`,
+    progress,
+  );
 }

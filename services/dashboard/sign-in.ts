@@ -2,9 +2,10 @@ import { ApiError } from '../../domain/errors';
 import { normalizeEmail } from '../../domain/dashboard-email';
 import type { Database } from '../../prisma/client';
 import type { ClientInfo } from './actor';
+import { knownClientOf, rememberClient } from './known-clients';
 import { userHoldingPassword } from './password-holder';
 import { endSession, purgeExpiredSessions, startSession } from './sessions';
-import { countSignInAttempt, forgetSignInAttempts } from './sign-in-throttle';
+import { countSignInAttempt, forgetSignInAttempts, knownClientBuckets, unknownClientBuckets } from './sign-in-throttle';
 import { totpCodeAccepted } from './totp';
 
 export interface SignInRequest {
@@ -15,6 +16,8 @@ export interface SignInRequest {
   accountId?: string;
   /** The token of the session the browser already holds, if any: replaced, never reused. */
   previousToken?: string;
+  /** The browser's `bp_device` token, if it has one (known-clients.ts). */
+  deviceToken?: string;
 }
 
 const invalidCredentials = () => new ApiError('INVALID_CREDENTIALS', 'The e-mail or password is wrong.');
@@ -22,22 +25,28 @@ const invalidCredentials = () => new ApiError('INVALID_CREDENTIALS', 'The e-mail
 /**
  * E-mail, password, then (when enrolled) a TOTP code: 401 INVALID_CREDENTIALS for any wrong
  * credential, the same for an unknown e-mail; 401 TOTP_REQUIRED when the password is right and
- * the code is missing; 429 once the e-mail or the address has had too many attempts. A success
- * starts a new session (rotation) and ends the one the browser presented.
+ * the code is missing; 429 once the client's counts are over their limits (sign-in-throttle.ts:
+ * a device or address a user of the e-mail signed in from is counted on its own, any other client
+ * per address and per e-mail). A success starts a new session (rotation), ends the one the browser
+ * presented, and makes the device and the address known, with the device token for its cookie.
  */
 export async function signIn(db: Database, request: SignInRequest, now: Date, client: ClientInfo) {
   const email = normalizeEmail(request.email);
-  await countSignInAttempt(db, { email, address: client.ip }, now);
+  const presented = { deviceToken: request.deviceToken, ip: client.ip };
+  const knownAs = await knownClientOf(db, email, presented, now);
+  const buckets = knownAs ? knownClientBuckets(email, knownAs) : unknownClientBuckets(email, client.ip);
+  await countSignInAttempt(db, buckets, now);
   const user = await userHoldingPassword(db, email, request.password, request.accountId);
   if (!user) throw invalidCredentials();
   if (user.totpEnabled) {
     if (!request.totpCode) throw new ApiError('TOTP_REQUIRED', 'Enter the code from your authenticator app.');
     if (!(await totpCodeAccepted(db, user.id, request.totpCode, now))) throw invalidCredentials();
   }
-  await forgetSignInAttempts(db, email, now);
+  await forgetSignInAttempts(db, buckets);
   return db.$transaction(async (tx) => {
     if (request.previousToken) await endSession(tx, request.previousToken);
     await purgeExpiredSessions(tx, now);
-    return { user, ...(await startSession(tx, user.id, now, client)) };
+    const deviceToken = await rememberClient(tx, user.id, presented, knownAs, now);
+    return { user, deviceToken, ...(await startSession(tx, user.id, now, client)) };
   });
 }

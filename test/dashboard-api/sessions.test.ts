@@ -22,8 +22,9 @@ describe('invitations (docs/dashboard.md, "Sessions")', () => {
       user: { id: expect.stringMatching(/^usr_/), email: 'once@example.test', role: 'DEVELOPER', account_id: platform.accountId, created_at: expect.any(String), totp_enabled: false },
       csrf_token: expect.any(String),
     });
-    const cookie = accepted.headers.get('set-cookie')!;
+    const [cookie, device] = accepted.headers.getSetCookie();
     expect(cookie).toMatch(/^bp_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(device).toMatch(/^bp_device=[\w-]{43}; Path=\/dashboard\/api\/session; Max-Age=7776000; HttpOnly; SameSite=Strict$/);
 
     const again = await browser().post('/dashboard/api/session/accept-invitation', { token, password: 'another password!' });
     expect(again).toMatchObject({ status: 422, body: { code: 'INVITATION_INVALID', context: { reason: 'USED' } } });

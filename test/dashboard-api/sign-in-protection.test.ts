@@ -1,9 +1,15 @@
 import { Secret, TOTP } from 'otpauth';
 import { usePlatform } from '../support/platform';
-import { BrowserSession, PASSWORD, serverWithClock, signedInUser } from './browser-session';
+import { type Answer, BrowserSession, invitationToken, PASSWORD, serverWithClock, signedInUser } from './browser-session';
 
 /** docs/dashboard.md, "Security": the sign-in throttle and the TOTP second factor. */
 const platform = usePlatform();
+
+/** The known-device token a successful sign-in hands the browser. */
+function deviceCookieOf(answer: Answer): string | undefined {
+  const set = answer.headers.getSetCookie().find((cookie) => cookie.startsWith('bp_device='));
+  return set?.slice('bp_device='.length).split(';')[0];
+}
 
 describe('sign-in throttle', () => {
   const clock = { now: new Date() };
@@ -45,6 +51,106 @@ describe('sign-in throttle', () => {
       expect((await from('203.0.113.8')('bystander@example.test', PASSWORD)).status).toBe(200);
     } finally {
       delete process.env.DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS;
+    }
+  });
+
+  it('lets a device or an address that signed in before in with the right password while others have the e-mail locked, and keeps refusing unknown clients', async () => {
+    await signedInUser(platform, 'admin-like@example.test', 'MERCHANT_ADMIN');
+    const signIn = (address: string, password: string, device?: string) =>
+      new BrowserSession(() => server.baseUrl).post(
+        '/dashboard/api/session/sign-in',
+        { email: 'admin-like@example.test', password },
+        { headers: { 'x-forwarded-for': address, ...(device ? { cookie: `bp_device=${device}` } : {}) } },
+      );
+    const fromLaptop = await signIn('198.51.100.20', PASSWORD);
+    expect(fromLaptop.status).toBe(200);
+    const device = deviceCookieOf(fromLaptop);
+    expect(device).toBeDefined();
+    expect((await signIn('198.51.100.21', PASSWORD)).status).toBe(200);
+
+    // Anyone, from many addresses, forever: the e-mail is locked for clients it has never seen.
+    for (let i = 0; i < 12; i++) expect([401, 429]).toContain((await signIn(`203.0.113.${100 + i}`, `guess ${i}`)).status);
+    expect((await signIn('203.0.113.200', PASSWORD)).status).toBe(429);
+    expect((await signIn('198.51.100.22', PASSWORD)).status).toBe(429);
+
+    // The laptop's cookie, even from a new address; the office's address, even without a cookie.
+    expect((await signIn('192.0.2.44', PASSWORD, device)).status).toBe(200);
+    expect((await signIn('198.51.100.21', PASSWORD)).status).toBe(200);
+    // A made-up or another user's cookie is no known device.
+    expect((await signIn('198.51.100.23', PASSWORD, 'not-a-device-token')).status).toBe(429);
+  });
+
+  it('knows the device that accepted the invitation', async () => {
+    const accepted = await new BrowserSession(() => server.baseUrl).post(
+      '/dashboard/api/session/accept-invitation',
+      { token: await invitationToken(platform, 'invited@example.test', 'MERCHANT_ADMIN'), password: PASSWORD },
+      { headers: { 'x-forwarded-for': '198.51.100.40' } },
+    );
+    expect(accepted.status).toBe(200);
+    const device = deviceCookieOf(accepted);
+    for (let i = 0; i < 6; i++) await from(`203.0.113.${150 + i}`)('invited@example.test', `guess ${i}`);
+    expect((await from('203.0.113.160')('invited@example.test', PASSWORD)).status).toBe(429);
+    const signIn = await new BrowserSession(() => server.baseUrl).post(
+      '/dashboard/api/session/sign-in',
+      { email: 'invited@example.test', password: PASSWORD },
+      { headers: { 'x-forwarded-for': '192.0.2.45', cookie: `bp_device=${device}` } },
+    );
+    expect(signIn.status).toBe(200);
+  });
+
+  it('locks a known device on its own failures only', async () => {
+    await signedInUser(platform, 'typo@example.test', 'SUPPORT');
+    const signIn = (password: string, device?: string) =>
+      new BrowserSession(() => server.baseUrl).post(
+        '/dashboard/api/session/sign-in',
+        { email: 'typo@example.test', password },
+        { headers: { 'x-forwarded-for': '198.51.100.30', ...(device ? { cookie: `bp_device=${device}` } : {}) } },
+      );
+    const device = deviceCookieOf(await signIn(PASSWORD));
+    for (let i = 0; i < 5; i++) expect((await signIn(`typo ${i}`, device)).status).toBe(401);
+    expect((await signIn(PASSWORD, device)).status).toBe(429);
+    expect((await from('198.51.100.31')('typo@example.test', PASSWORD)).status).toBe(200);
+  });
+
+  it('limits IPv6 clients per /64, not per address', async () => {
+    process.env.DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS = '3';
+    try {
+      for (let i = 1; i <= 3; i++) expect((await from(`2001:db8:1:2::${i}`)(`v6-${i}@example.test`, 'password1')).status).toBe(401);
+      expect((await from('2001:db8:1:2:ffff:ffff:ffff:fffe')('v6-4@example.test', 'password1')).status).toBe(429);
+      expect((await from('2001:db8:1:3::1')('v6-5@example.test', 'password1')).status).toBe(401);
+    } finally {
+      delete process.env.DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS;
+    }
+  });
+
+  it('checks the address before counting the e-mail: a refused address adds no rows', async () => {
+    process.env.DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS = '2';
+    try {
+      const sprayer = from('203.0.113.77');
+      for (let i = 0; i < 2; i++) expect((await sprayer(`counted${i}@example.test`, 'password1')).status).toBe(401);
+      for (let i = 0; i < 3; i++) expect((await sprayer(`uncounted${i}@example.test`, 'password1')).status).toBe(429);
+      const keys = (await platform.db.dashboardSignInThrottle.findMany({ where: { key: { contains: 'counted' } } })).map((row) => row.key);
+      expect(keys.sort()).toEqual(['email:counted0@example.test', 'email:counted1@example.test']);
+    } finally {
+      delete process.env.DASHBOARD_SIGN_IN_ATTEMPTS_PER_ADDRESS;
+    }
+  });
+
+  it('throttles every public route per address before any work: 429 with Retry-After, other addresses unaffected', async () => {
+    process.env.DASHBOARD_PUBLIC_REQUESTS_PER_MINUTE = '3';
+    try {
+      const post = (address: string, route: string, body: unknown) =>
+        new BrowserSession(() => server.baseUrl).post(`/dashboard/api/session/${route}`, body, { headers: { 'x-forwarded-for': address } });
+      for (let i = 0; i < 3; i++) expect((await post('198.51.100.90', 'invitation', { token: `bogus-${i}` })).status).toBe(422);
+      const refused = await post('198.51.100.90', 'accept-invitation', { token: 'bogus', password: 'long enough password' });
+      expect(refused).toMatchObject({ status: 429, body: { code: 'RATE_LIMIT', context: { next_try_at: expect.stringMatching(/Z$/) } } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await post('198.51.100.90', 'sign-in', { email: 'x@example.test', password: 'password1' })).status).toBe(429);
+      expect((await post('198.51.100.91', 'invitation', { token: 'bogus' })).status).toBe(422);
+      clock.now = new Date(clock.now.getTime() + 60_000);
+      expect((await post('198.51.100.90', 'invitation', { token: 'bogus' })).status).toBe(422);
+    } finally {
+      delete process.env.DASHBOARD_PUBLIC_REQUESTS_PER_MINUTE;
     }
   });
 
