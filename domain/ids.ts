@@ -1,4 +1,4 @@
-import { monotonicFactory } from 'ulid';
+import { encodeTime, monotonicFactory } from 'ulid';
 
 /** Type prefixes of section 1, item 7, plus the platform's own records the spec does not name. */
 export const ID_PREFIXES = {
@@ -66,6 +66,14 @@ function pooledRandom(): number {
 
 export function newId(kind: IdKind, at: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}${nextUlid(at).toLowerCase()}`;
+}
+
+/**
+ * The smallest id `newId(kind, at)` can make for any `at` at or after this instant: every id of
+ * that kind made since then sorts at or above it, so an index on the id finds them by range.
+ */
+export function firstIdAt(kind: IdKind, at: number): string {
+  return `${ID_PREFIXES[kind]}${encodeTime(at, 10).toLowerCase()}`;
 }
 
 /** Section 1 item 7: antifraud lists and items carry bare ULIDs. */

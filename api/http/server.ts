@@ -56,6 +56,9 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   const { status, body } = envelopeOf(error);
+  // A 429's next_try_at, also as the header HTTP clients and proxies read (RFC 9110, Retry-After).
+  const nextTryAt = error.code === 'RATE_LIMIT' ? error.context?.next_try_at : undefined;
+  if (typeof nextTryAt === 'string') reply.header('retry-after', String(Math.max(1, Math.ceil((Date.parse(nextTryAt) - Date.now()) / 1000))));
   return reply.code(status).type('application/json').send(body);
 }
 

@@ -151,6 +151,10 @@ describe('rate limits', () => {
     expect(nextTry).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     expect(Date.parse(nextTry)).toBeGreaterThan(before);
     expect(Date.parse(nextTry)).toBeLessThanOrEqual(before + 2_500);
+    // The same moment in whole seconds, as the header HTTP clients and proxies read.
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3);
 
     // Buckets are per operation: another operation of the same key still has its own.
     const other = await limited.call('/v2/api-keys/get', { id: 'akey_01jdoesnotexist000000000000' });

@@ -124,4 +124,30 @@ describe('webhooks/send-test-event', () => {
     expect(second.body).toEqual(first.body);
     expect(await platform.db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(1);
   });
+  it('takes at most 10 test events per endpoint a minute: then 429 RATE_LIMIT with next_try_at and Retry-After, nothing recorded', async () => {
+    const { endpoint } = await endpointWithReceiver();
+    const other = await endpointWithReceiver();
+    const send = (id: string) => platform.call('/v2/webhooks/send-test-event', { id });
+    for (let i = 0; i < 10; i++) expect((await send(endpoint.id)).status).toBe(200);
+
+    const refused = await send(endpoint.id);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      code: 'RATE_LIMIT',
+      message: `Webhook endpoint ${endpoint.id} took 10 test events in the last minute, the most it takes; retry at ${refused.body.context.next_try_at}.`,
+      context: { next_try_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) },
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(Math.abs(Date.parse(refused.body.context.next_try_at) - (Date.now() + retryAfter * 1000))).toBeLessThan(2_000);
+    expect(await platform.db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(10);
+
+    // Per endpoint: another endpoint of the same account is not held back.
+    expect((await send(other.endpoint.id)).status).toBe(200);
+
+    // A minute after the first ones, the endpoint takes test events again.
+    await platform.db.webhookDelivery.updateMany({ where: { endpointId: endpoint.id }, data: { createdAt: new Date(Date.now() - 61_000) } });
+    expect((await send(endpoint.id)).status).toBe(200);
+  });
 });
