@@ -1620,6 +1620,8 @@ export interface components {
              * @description When api-keys/revoke revoked it.
              */
             revoked_at?: string;
+            /** @description Extension (docs/api-keys.md): the dashboard user who created the key or last rotated it, and so saw its current secret. Absent when an API key or the operator did. */
+            issued_by_user_id?: string;
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -2825,6 +2827,8 @@ export interface operations {
                          * @description When api-keys/revoke revoked it.
                          */
                         revoked_at?: string;
+                        /** @description Extension (docs/api-keys.md): the dashboard user who created the key or last rotated it, and so saw its current secret. Absent when an API key or the operator did. */
+                        issued_by_user_id?: string;
                         /**
                          * Format: date-time
                          * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -3238,6 +3242,8 @@ export interface operations {
                          * @description When api-keys/revoke revoked it.
                          */
                         revoked_at?: string;
+                        /** @description Extension (docs/api-keys.md): the dashboard user who created the key or last rotated it, and so saw its current secret. Absent when an API key or the operator did. */
+                        issued_by_user_id?: string;
                         /**
                          * Format: date-time
                          * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.

@@ -19,6 +19,10 @@ export const apiKeyObject = z
       description: 'Beyond section 2.1: ACTIVE, or REVOKED for good by api-keys/revoke (docs/api-keys.md); a REVOKED key has no secret that authenticates.',
     }),
     revoked_at: dateTime.optional().meta({ description: 'When api-keys/revoke revoked it.' }),
+    issued_by_user_id: z.string().optional().meta({
+      description:
+        'Extension (docs/api-keys.md): the dashboard user who created the key or last rotated it, and so saw its current secret. Absent when an API key or the operator did.',
+    }),
     created_at: dateTime,
     updated_at: dateTime,
   })
@@ -38,6 +42,7 @@ export interface ApiKeyRow {
   createdAt: Date;
   updatedAt: Date;
   channelIds: string[];
+  issuedByUserId: string | null;
 }
 
 export function serializeApiKey(row: ApiKeyRow): ApiKeyObject {
@@ -50,6 +55,7 @@ export function serializeApiKey(row: ApiKeyRow): ApiKeyObject {
     permissions: row.permissions,
     status: apiKeyStatus(row),
     ...(row.revokedAt ? { revoked_at: formatDateTime(row.revokedAt) } : {}),
+    ...(row.issuedByUserId ? { issued_by_user_id: row.issuedByUserId } : {}),
     created_at: formatDateTime(row.createdAt),
     updated_at: formatDateTime(row.updatedAt),
   };

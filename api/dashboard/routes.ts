@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { csrfTokenOf } from '../../domain/dashboard-tokens';
@@ -12,7 +13,10 @@ import { changePassword } from '../../services/dashboard/password-change';
 import { createPasswordReset, describePasswordReset, resetPassword } from '../../services/dashboard/password-resets';
 import { endSession } from '../../services/dashboard/sessions';
 import { signIn } from '../../services/dashboard/sign-in';
-import { removeUser, updateUserRole } from '../../services/dashboard/team';
+import { keysIssuedByMember, removeUser, updateUserRole } from '../../services/dashboard/team';
+import { endRevokedKeyRotation } from '../../services/api-keys/revoke';
+import { serializeApiKey } from '../api-keys/schemas';
+import type { SecretCache } from '../auth/secret-cache';
 import { confirmTotp, disableTotp, enrollTotp } from '../../services/dashboard/totp';
 import { dashboardAccount, listDashboardUsers, serializeDashboardUser, type DashboardUserRow } from '../../services/dashboard/users';
 import { formatDateTime } from '../../domain/datetime';
@@ -29,6 +33,9 @@ import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 
 export interface DashboardDependencies {
   db: Database;
+  /** To end the rotation of a key revoked with its user. */
+  temporal: Client;
+  secretCache?: SecretCache;
   now?: () => Date;
 }
 
@@ -41,6 +48,8 @@ type Access = 'public' | 'reader' | 'session' | 'admin';
 
 interface RouteContext {
   db: Database;
+  temporal: Client;
+  secretCache?: SecretCache;
   now: Date;
   client: ClientInfo;
   /** The session token the request's cookie carries, valid or not. */
@@ -197,9 +206,17 @@ const ROUTES: Record<string, Route> = {
     await audit(ctx, 'users/update-role', user.id);
     return { body: serializeDashboardUser(user) };
   }),
+  'users/list-issued-api-keys': sessionRoute('admin', schemas.listIssuedApiKeysRequest, async (ctx, input) => ({
+    body: { data: (await keysIssuedByMember(ctx.db, ctx.session.actor, input.user_id)).map(serializeApiKey) },
+  })),
   'users/remove': sessionRoute('admin', schemas.removeUserRequest, async (ctx, input) => {
-    await removeUser(ctx.db, ctx.session.actor, input.user_id, ctx.now);
+    const revokedKeys = await removeUser(ctx.db, ctx.session.actor, input.user_id, ctx.now, { revokeApiKeys: input.revoke_api_keys ?? false });
     await audit(ctx, 'users/remove', input.user_id);
+    for (const apiKeyId of revokedKeys) {
+      ctx.secretCache?.forgetApiKey(apiKeyId);
+      await endRevokedKeyRotation(ctx, apiKeyId);
+      await audit(ctx, 'api-keys/revoke', apiKeyId);
+    }
     return { status: 204 };
   }),
   'invitations/list': sessionRoute('admin', schemas.listInvitationsRequest, async (ctx, input) => ({
@@ -261,6 +278,8 @@ async function run(
   const now = (deps.now ?? (() => new Date()))();
   const base: RouteContext = {
     db: deps.db,
+    temporal: deps.temporal,
+    secretCache: deps.secretCache,
     now,
     client: clientInfoOf(request),
     presentedToken: sessionTokenOf(credentials.cookie, credentials.overTls),

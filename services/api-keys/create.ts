@@ -20,5 +20,5 @@ export async function createApiKey(deps: { now: () => Date }, tx: Prisma.Transac
   if (unknown.length > 0) {
     throw new ApiError('CHANNEL_NOT_FOUND', 'These channels do not exist in this account.', { channel_ids: unknown });
   }
-  return insertApiKey(tx, { accountId: caller.accountId, ...input, now: deps.now() });
+  return insertApiKey(tx, { accountId: caller.accountId, ...input, issuedByUserId: caller.user?.userId, now: deps.now() });
 }

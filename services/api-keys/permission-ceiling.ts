@@ -4,6 +4,8 @@ import { ApiError } from '../../domain/errors';
 export interface Caller {
   accountId: string;
   permissions: ReadonlySet<string>;
+  /** The dashboard user, when a session calls: the key records who saw its new secret. */
+  user?: { userId: string };
 }
 
 /**

@@ -15,6 +15,7 @@ export const apiKeySelect = {
   createdAt: true,
   updatedAt: true,
   channelIds: true,
+  issuedByUserId: true,
 } as const;
 
 export type ApiKeyRow = Prisma.ApiKeyGetPayload<{ select: typeof apiKeySelect }>;
@@ -23,7 +24,8 @@ export type ApiKeyRow = Prisma.ApiKeyGetPayload<{ select: typeof apiKeySelect }>
 const findApiKeySql = sqlStatement(
   'api_keys.find',
   `SELECT id, name, description, rotate_at AS "rotateAt", revoked_at AS "revokedAt", to_json(permissions) AS permissions,
-          created_at AS "createdAt", updated_at AS "updatedAt", to_json(channel_ids) AS "channelIds"
+          created_at AS "createdAt", updated_at AS "updatedAt", to_json(channel_ids) AS "channelIds",
+          issued_by_user_id AS "issuedByUserId"
    FROM api_keys WHERE id = $1 AND account_id = $2`,
 );
 
@@ -38,6 +40,8 @@ export interface NewApiKey {
   description?: string;
   channelIds: string[];
   permissions: string[];
+  /** The dashboard user creating it, if a session does. */
+  issuedByUserId?: string;
   now: Date;
 }
 
@@ -55,6 +59,7 @@ export async function insertApiKey(tx: Db, key: NewApiKey) {
       createdAt: key.now,
       updatedAt: key.now,
       channelIds: [...key.channelIds].sort(),
+      issuedByUserId: key.issuedByUserId ?? null,
       secrets: { create: { id: newId('apiKeySecretRecord'), lookup: issued.lookup, hash: issued.hash, createdAt: key.now } },
     },
     select: apiKeySelect,
@@ -77,9 +82,12 @@ export async function lockApiKey(tx: Db, accountId: string, id: string) {
   return findApiKey(tx, accountId, id);
 }
 
-/** The key as a rotation leaves it: `rotateAt` is when its previous secret stops working. */
-export function recordRotation(tx: Db, apiKeyId: string, rotateAt: Date, now: Date) {
-  return tx.apiKey.update({ where: { id: apiKeyId }, data: { rotateAt, updatedAt: now }, select: apiKeySelect });
+/**
+ * The key as a rotation leaves it: `rotateAt` is when its previous secret stops working, and the
+ * new secret's holder is the dashboard user who rotated (none when an API key did).
+ */
+export function recordRotation(tx: Db, apiKeyId: string, rotateAt: Date, now: Date, issuedByUserId: string | null) {
+  return tx.apiKey.update({ where: { id: apiKeyId }, data: { rotateAt, updatedAt: now, issuedByUserId }, select: apiKeySelect });
 }
 
 /**

@@ -30,6 +30,6 @@ export async function rotateApiKeySecret(
     { tx, temporal: deps.temporal },
     { kind: 'apiKey', ownerId: input.apiKeyId, accountId: caller.accountId, rotationPeriodSeconds: input.rotationPeriodSeconds, now },
   );
-  const row = await recordRotation(tx, input.apiKeyId, rotated.expiresAt, now);
+  const row = await recordRotation(tx, input.apiKeyId, rotated.expiresAt, now, caller.user?.userId ?? null);
   return { row, secret: rotated.secret };
 }

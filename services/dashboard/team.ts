@@ -1,6 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import type { DashboardRole } from '../../domain/dashboard-roles';
 import type { Database, Prisma } from '../../prisma/client';
+import { activeKeysIssuedBy, revokeKeysIssuedBy } from '../api-keys/issued-keys';
 import type { DashboardActor } from './actor';
 import { revokeInvitationsBy } from './pending-invitations';
 import { dashboardUserSelect } from './users';
@@ -42,14 +43,23 @@ export async function updateUserRole(db: Database, actor: DashboardActor, userId
 
 /**
  * The user and (by the foreign key's cascade) every session and reset link of theirs go in one
- * statement; the invitations they made that are still pending are revoked with them.
+ * statement; the invitations they made that are still pending are revoked with them, and, when
+ * asked, the API keys whose current secret they saw. Returns the ids of the keys revoked.
  */
-export async function removeUser(db: Database, actor: DashboardActor, userId: string, now: Date): Promise<void> {
-  await db.$transaction(async (tx) => {
+export async function removeUser(db: Database, actor: DashboardActor, userId: string, now: Date, options: { revokeApiKeys: boolean }): Promise<string[]> {
+  return db.$transaction(async (tx) => {
     await lockAccountUsers(tx, actor.accountId);
     const target = await targetIn(tx, actor.accountId, userId);
     if (target.role === 'MERCHANT_ADMIN') await requireAnotherAdmin(tx, actor.accountId, userId);
     await revokeInvitationsBy(tx, userId, now);
+    const revokedKeys = options.revokeApiKeys ? await revokeKeysIssuedBy(tx, actor.accountId, userId, now) : [];
     await tx.dashboardUser.delete({ where: { id: userId } });
+    return revokedKeys;
   });
+}
+
+/** What users/remove offers to revoke with the user: their ACTIVE keys (404 for a user of another account). */
+export async function keysIssuedByMember(db: Database, actor: DashboardActor, userId: string) {
+  await targetIn(db, actor.accountId, userId);
+  return activeKeysIssuedBy(db, actor.accountId, userId);
 }
