@@ -52,7 +52,9 @@ export function valueFilter<const Ops extends readonly Exclude<Operator, 'RANGE'
   const branches = operators.map((operator) =>
     z.strictObject({ operator: z.literal(operator), value: operator === 'IN' ? inValues(value) : value }),
   );
-  return z.discriminatedUnion('operator', branches as unknown as [z.ZodObject, ...z.ZodObject[]]) as unknown as z.ZodType<
+  // One operator is one shape: a union of one would be a `oneOf` of one schema in the document.
+  const filter = branches.length === 1 ? branches[0]! : z.discriminatedUnion('operator', branches as unknown as [z.ZodObject, ...z.ZodObject[]]);
+  return filter as unknown as z.ZodType<
     | { operator: Exclude<Ops[number], 'IN'>; value: z.output<T> }
     | ('IN' extends Ops[number] ? { operator: 'IN'; value: z.output<T>[] } : never)
   >;
@@ -72,7 +74,8 @@ export const dateTimeRangeFilter = z.strictObject({
         message: 'Give `from`, `to` or both.',
         params: { type: 'REQUIRED' },
       })
-      .meta({ anyOf: [{ required: ['from'] }, { required: ['to'] }] }),
+      // The object takes only `from` and `to`: "at least one of them" is "not empty".
+      .meta({ minProperties: 1 }),
   ]),
 });
 

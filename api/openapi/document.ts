@@ -83,7 +83,9 @@ export function openApiDocument(baseUrl: string) {
       'Every operation is `POST /v2/{resources}/{action}` with a JSON body and `Authorization: Bearer asec_…`. Mutating operations accept an `Idempotency-Key` header. Every response carries `request-id`.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key secret (asec_…).' } },
   });
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, Error: ERROR_ENVELOPE } };
+  // The generator's own error shapes (`error.BAD_REQUEST`, …) go: every response below uses the envelope.
+  const schemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  document.components = { ...document.components, schemas: { ...schemas, Error: ERROR_ENVELOPE } };
   const mutations = mutationPaths();
   const seeOther = seeOtherPaths(appRouter);
   const optionalBodies = optionalBodyPaths(appRouter);

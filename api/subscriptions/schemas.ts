@@ -97,15 +97,17 @@ export const createSubscriptionRequest = z.strictObject({
   settings: settingsRequest.optional(),
 }).meta({
   // services/subscriptions/references.ts, subscriptionCollection. Left out, the method follows the
-  // customer's default instrument, which no schema can see.
+  // customer's default instrument, which no schema can see. Each `then` names one property and
+  // says the others are open: a strict validator (redocly's) otherwise reads a subschema with
+  // `properties` as closed, and refused every field of a valid body as unevaluated.
   allOf: [
     {
       if: { properties: { collection_method: { const: 'CHARGE_AUTOMATICALLY' } }, required: ['collection_method'] },
-      then: { properties: { settings: { not: { required: ['days_until_due'] } } } },
+      then: { properties: { settings: { not: { required: ['days_until_due'] } } }, additionalProperties: true },
     },
     {
       if: { properties: { collection_method: { const: 'SEND_INVOICE' } }, required: ['collection_method'] },
-      then: { properties: { trial: { not: { properties: { type: { const: 'PAID' } }, required: ['type'] } } } },
+      then: { properties: { trial: { not: { properties: { type: { const: 'PAID' } }, required: ['type'] } } }, additionalProperties: true },
     },
   ],
 });
