@@ -6,6 +6,7 @@ import { startWorkerHealthServer } from '../../worker/health-server';
 import { WorkerMetrics } from '../../worker/metrics';
 import { processMetrics } from '../../services/metrics/process-metrics';
 import { BUSINESS_METRICS_TTL_MS } from '../../services/metrics/business-metrics';
+import { READINESS_TTL_MS } from '../../services/health/readiness';
 import { workerRuntime } from '../../worker/runtime-options';
 import { startPlatform, type Platform } from '../support/platform';
 import { samplesOf, valueOf, type Sample } from './prometheus-text';
@@ -119,5 +120,25 @@ describe('GET /metrics on the worker health server', () => {
     const later = await scrape();
     expect(valueOf(later, 'billing_webhook_deliveries_pending', { endpoint_id: endpoint.body.id })).toBeUndefined();
     expect(valueOf(later, 'billing_invoices_dunning')).toBe(0);
+  });
+});
+
+describe('GET /health/ready on the worker health server', () => {
+  it('answers from checks at most a few seconds old, then from new ones', async () => {
+    // Its own server: the one above watches the worker an earlier test restarted.
+    const server = await startWorkerHealthServer(0, { worker: platform.worker, db: platform.db, temporal: platform.env.client });
+    const ready = async () => (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/health/ready`)).status;
+    expect(await ready()).toBe(200);
+    const [last] = await platform.db.$queryRaw<{ migration_name: string }[]>`
+      SELECT migration_name FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1`;
+    await platform.db.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = ${last!.migration_name}`;
+    try {
+      expect(await ready()).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, READINESS_TTL_MS));
+      expect(await ready()).toBe(503);
+    } finally {
+      await platform.db.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = NULL WHERE migration_name = ${last!.migration_name}`;
+      server.close();
+    }
   });
 });
