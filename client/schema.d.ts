@@ -1486,118 +1486,6 @@ export interface components {
             /** @description When no rule matches. Empty: such payments are declined with `route_not_found`. */
             default_providers: ("sandbox-alpha" | "sandbox-beta")[];
         };
-        /**
-         * Invalid input data error (400)
-         * @description The error information
-         * @example {
-         *       "code": "BAD_REQUEST",
-         *       "message": "Invalid input data",
-         *       "issues": []
-         *     }
-         */
-        "error.BAD_REQUEST": {
-            /**
-             * @description The error message
-             * @example Invalid input data
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example BAD_REQUEST
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Authorization not provided error (401)
-         * @description The error information
-         * @example {
-         *       "code": "UNAUTHORIZED",
-         *       "message": "Authorization not provided",
-         *       "issues": []
-         *     }
-         */
-        "error.UNAUTHORIZED": {
-            /**
-             * @description The error message
-             * @example Authorization not provided
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example UNAUTHORIZED
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Insufficient access error (403)
-         * @description The error information
-         * @example {
-         *       "code": "FORBIDDEN",
-         *       "message": "Insufficient access",
-         *       "issues": []
-         *     }
-         */
-        "error.FORBIDDEN": {
-            /**
-             * @description The error message
-             * @example Insufficient access
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example FORBIDDEN
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Internal server error error (500)
-         * @description The error information
-         * @example {
-         *       "code": "INTERNAL_SERVER_ERROR",
-         *       "message": "Internal server error",
-         *       "issues": []
-         *     }
-         */
-        "error.INTERNAL_SERVER_ERROR": {
-            /**
-             * @description The error message
-             * @example Internal server error
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example INTERNAL_SERVER_ERROR
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
         ApiKey: {
             id: string;
             name: string;
@@ -2988,7 +2876,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -2999,7 +2887,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -3867,7 +3755,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -3878,7 +3766,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                         /** @description An extension of the spec: a case-insensitive prefix of the full name (first name, space, last name), the last name or the business name (docs/customers.md, "Search by name"). */
                         name?: {
@@ -4590,7 +4478,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -4601,7 +4489,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -6677,7 +6565,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -6688,7 +6576,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                         /** @description Items whose `created_by` is this e-mail. */
                         created_by?: {
@@ -7056,7 +6944,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -7067,7 +6955,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -7453,7 +7341,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -7464,7 +7352,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -7826,7 +7714,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -7837,7 +7725,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -8842,7 +8730,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -8853,12 +8741,12 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                         due_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -8869,7 +8757,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -9886,7 +9774,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -9897,7 +9785,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -10493,7 +10381,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -10504,12 +10392,12 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                         next_billing_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -10520,7 +10408,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -11391,7 +11279,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -11402,7 +11290,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -12661,7 +12549,7 @@ export interface operations {
                         created_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -12672,7 +12560,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
@@ -13124,7 +13012,7 @@ export interface operations {
                         uploaded_at?: {
                             /** @constant */
                             operator: "RANGE";
-                            value: string | ({
+                            value: string | {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -13135,7 +13023,7 @@ export interface operations {
                                  * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
                                  */
                                 to?: string;
-                            } | unknown | unknown);
+                            };
                         };
                     };
                     /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
