@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createDatabase } from '../../prisma/client';
+import { applyPendingMigrations } from '../db/migrations';
+import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
+import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
+import { freePort } from '../net/free-port';
+import { apiClient } from './api-client';
+import { seedPayers } from './payers';
+import { ownChild, startApiUnderTest, type ApiUnderTest } from './processes';
+
+/**
+ * `npm run bench:dashboard-flood`: customers/get timed one request at a time against `api/main.ts`
+ * at rest (`BENCH_CYCLES`, default 1,000), then again while a flood of `FLOOD_AMOUNT` (3,000) bogus
+ * sign-in and accept-invitation requests over 64 connections hits the same API process
+ * (dashboard-flood-load.ts, a process of its own): once all from one address, once each from a
+ * random address, which no per-address limit stops. p50/p95/p99 of each, what the flood was
+ * answered, and last the ratio of the flooded p99 to the idle p99 (issue 40: at most 2).
+ */
+const ROOT = resolve(__dirname, '../..');
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 1000);
+const WARM_UP = 100;
+const AMOUNT = Number(process.env.FLOOD_AMOUNT ?? 3000);
+const CONNECTIONS = Number(process.env.FLOOD_CONNECTIONS ?? 64);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+interface Phase {
+  name: string;
+  latenciesMs: number[];
+  flood?: { statusCodeStats: Record<string, { count: number }>; duration: number; errors: number };
+}
+
+async function timeOne(step: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await step();
+  return performance.now() - started;
+}
+
+/** Times `step` over and over, one at a time, for as long as the flood process runs. */
+async function underFlood(name: string, url: string, addresses: 'one' | 'spread', step: () => Promise<unknown>): Promise<Phase> {
+  const child = ownChild(
+    spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'dashboard-flood-load.ts')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, FLOOD_URL: url, FLOOD_AMOUNT: String(AMOUNT), FLOOD_CONNECTIONS: String(CONNECTIONS), FLOOD_ADDRESSES: addresses },
+    }),
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((done) => child.once('exit', done));
+  let running = true;
+  void exited.then(() => (running = false));
+  // tsx compiles the load script first: start timing once its first requests land.
+  await new Promise((r) => setTimeout(r, 1500));
+  const latenciesMs: number[] = [];
+  while (running) latenciesMs.push(await timeOne(step));
+  if ((await exited) !== 0) throw new Error(`the flood process failed: ${output}`);
+  return { name, latenciesMs, flood: JSON.parse(output) };
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-dashboard-flood-'));
+  const pgPort = await freePort();
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false });
+  let api: ApiUnderTest | undefined;
+  try {
+    await ensureDatabase(postgres.adminUrl, 'bench');
+    const databaseUrl = postgres.urlFor('bench');
+    await applyPendingMigrations(databaseUrl);
+    const db = createDatabase(databaseUrl, 2);
+    const account = await createAccount(db, 'bench');
+    const channel = await createChannel(db, account.id, 'bench');
+    const [payer] = await seedPayers(db, account.id, channel.id, 1);
+    const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
+    await db.$disconnect();
+
+    // The flood names its addresses in X-Forwarded-For, as a proxy in front of the API would.
+    api = await startApiUnderTest(ROOT, databaseUrl, { TRUST_PROXY: 'true' });
+    const baseUrl = `http://127.0.0.1:${api.port}`;
+    const post = apiClient(baseUrl, secret);
+    const read = () => post('customers/get', { id: payer!.customerId });
+    for (let n = 0; n < WARM_UP; n++) await read();
+
+    const idle: Phase = { name: 'idle', latenciesMs: [] };
+    for (let n = 0; n < CYCLES; n++) idle.latenciesMs.push(await timeOne(read));
+    const phases = [
+      idle,
+      await underFlood('flood, one address', baseUrl, 'one', read),
+      await underFlood('flood, spread', baseUrl, 'spread', read),
+    ];
+
+    const p = (phase: Phase, at: number) => percentile([...phase.latenciesMs].sort((a, b) => a - b), at);
+    console.log('');
+    console.log(`customers/get one request at a time, idle and under ${AMOUNT} bogus sign-in + accept-invitation requests over ${CONNECTIONS} connections:`);
+    console.log('  phase                  requests   p50 ms   p95 ms   p99 ms   flood took   flood answered');
+    for (const phase of phases) {
+      const flood = phase.flood
+        ? `${phase.flood.duration.toFixed(1).padStart(8)} s   ${Object.entries(phase.flood.statusCodeStats)
+            .map(([status, { count }]) => `${count}× ${status}`)
+            .join(', ')}${phase.flood.errors ? `, ${phase.flood.errors} errors` : ''}`
+        : '';
+      console.log(
+        `  ${phase.name.padEnd(20)} ${String(phase.latenciesMs.length).padStart(9)} ${p(phase, 50).toFixed(2).padStart(8)} ${p(phase, 95).toFixed(2).padStart(8)} ${p(phase, 99).toFixed(2).padStart(8)}   ${flood}`,
+      );
+    }
+    for (const phase of phases.slice(1)) {
+      console.log(`ratio p99 ${phase.name} / idle: ${(p(phase, 99) / p(idle, 99)).toFixed(2)}`);
+    }
+  } finally {
+    await api?.stop();
+    await postgres.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
