@@ -35,6 +35,9 @@ export const ROUTES: { pattern: string; page: Page; roles?: string[] }[] = [
   { pattern: '/account', page: page(() => import('./pages/AccountPage'), 'AccountPage') },
 ];
 
+/** Reached from a link an admin hands on, rarely: its own chunk. */
+const ResetPasswordPage = lazy(async () => ({ default: (await import('./pages/ResetPasswordPage')).ResetPasswordPage }));
+
 export function App() {
   const { path, query } = useLocation();
   const me = useMeQuery();
@@ -46,6 +49,13 @@ export function App() {
   }, [settled]);
 
   if (path === '/accept-invitation') return <AcceptInvitationPage token={query.get('token') ?? ''} />;
+  if (path === '/reset-password') {
+    return (
+      <Suspense fallback={<p role="status">Loading…</p>}>
+        <ResetPasswordPage token={query.get('token') ?? ''} />
+      </Suspense>
+    );
+  }
   if (me.isPending) return <p role="status">Loading…</p>;
   if (me.error) return <ErrorMessage error={me.error} />;
   if (!me.data) {

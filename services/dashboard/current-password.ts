@@ -10,6 +10,7 @@ import { passwordMatches } from './passwords';
 export async function requireCurrentPassword(db: Database | Prisma.TransactionClient, userId: string, password: string, field: string): Promise<void> {
   const user = await db.dashboardUser.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
   if (!(await passwordMatches(user.passwordHash, password))) {
-    throw ApiError.validation({ [field]: { type: 'INVALID', message: 'This is not your current password.' } });
+    const message = 'This is not your current password.';
+    throw ApiError.validation({ [field]: { type: 'INVALID', message } }, message);
   }
 }

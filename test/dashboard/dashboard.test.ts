@@ -373,6 +373,7 @@ describe('the merchant dashboard in a real browser', () => {
     // The admin removes the developer: the developer's next click lands on the sign-in page.
     await visit(admin, '/team', 'Team');
     await admin.getByRole('button', { name: `Remove ${DEVELOPER_EMAIL}` }).click();
+    await admin.getByRole('button', { name: 'Remove from the team' }).click();
     await admin.getByRole('cell', { name: DEVELOPER_EMAIL, exact: true }).waitFor({ state: 'detached' });
     await developer.getByRole('link', { name: 'Webhooks' }).click();
     await heading(developer, 'Sign in to the billing dashboard');

@@ -37,6 +37,20 @@ export interface AuditEntry {
   created_at: string;
 }
 
+export interface PendingInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PasswordReset {
+  email: string;
+  account_name: string;
+}
+
 export interface CursorPage<T> {
   data: T[];
   next_cursor: string | null;

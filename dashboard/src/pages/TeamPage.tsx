@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { sessionCall, type CursorPage, type DashboardUser, type Role } from '../api/session';
+import { sessionCall, type CursorPage, type DashboardUser, type PendingInvitation, type Role } from '../api/session';
 import { CopyButton } from '../components/CopyButton';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { dateTime } from '../components/format';
@@ -15,6 +15,104 @@ const ROLES: { value: Role; label: string }[] = [
   { value: 'SUPPORT', label: 'Support (read-only)' },
 ];
 
+const roleLabel = (role: Role) => ROLES.find((r) => r.value === role)?.label ?? role;
+
+/** A link to hand on: shown once, with when it stops working and a copy button. */
+function LinkShown({ label, url, expiresAt, testId }: { label: string; url: string; expiresAt: string; testId: string }) {
+  return (
+    <div className="secret" role="region" aria-label={label}>
+      <p>Send this link to them; it works once, until {dateTime(expiresAt)}:</p>
+      <p>
+        <code data-testid={testId}>{url}</code>
+      </p>
+      <CopyButton text={url} label="Copy link" />
+    </div>
+  );
+}
+
+/** Removing someone: the keys whose secret they saw are listed, and revoked with them if asked. */
+function RemoveUser({ user, onDone }: { user: DashboardUser; onDone: () => void }) {
+  const [revokeKeys, setRevokeKeys] = useState(true);
+  const keys = useQuery({
+    queryKey: ['issued-keys', user.id],
+    queryFn: () => sessionCall<{ data: { id: string; name: string }[] }>('users/list-issued-api-keys', { user_id: user.id }),
+  });
+  const remove = useMutation({
+    mutationFn: () => sessionCall('users/remove', { user_id: user.id, revoke_api_keys: revokeKeys && (keys.data?.data.length ?? 0) > 0 }),
+    onSuccess: onDone,
+  });
+  const issued = keys.data?.data ?? [];
+  return (
+    <section aria-labelledby="remove-heading" className="secret">
+      <h2 id="remove-heading">Remove {user.email}</h2>
+      <p>Their sessions end at once and the invitations they made stop working.</p>
+      <ErrorMessage error={keys.error} />
+      {keys.data && issued.length === 0 ? <p>They hold no active API key secret.</p> : null}
+      {issued.length > 0 ? (
+        <>
+          <p>They created or last rotated these API keys, so they have seen the secrets that work now:</p>
+          <ul>
+            {issued.map((key) => (
+              <li key={key.id}>
+                {key.name} <code>{key.id}</code>
+              </li>
+            ))}
+          </ul>
+          <label>
+            <input type="checkbox" checked={revokeKeys} onChange={(e) => setRevokeKeys(e.target.checked)} /> Also revoke these {issued.length} API keys
+          </label>
+        </>
+      ) : null}
+      <div className="inline">
+        <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending || keys.isPending}>
+          Remove from the team
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      <ErrorMessage error={remove.error} />
+    </section>
+  );
+}
+
+function PendingInvitations() {
+  const client = useQueryClient();
+  const paged = usePaged<PendingInvitation>(['invitations'], async (cursor) => {
+    const page = await sessionCall<CursorPage<PendingInvitation>>('invitations/list', { limit: 20, ...(cursor ? { cursor } : {}) });
+    return { items: page.data, next: page.next_cursor ?? undefined };
+  });
+  const revoke = useMutation({
+    mutationFn: (invitationId: string) => sessionCall('invitations/revoke', { invitation_id: invitationId }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['invitations'] }),
+  });
+  return (
+    <>
+      <ErrorMessage error={revoke.error} />
+      <PagedTable
+        caption="Pending invitations"
+        paged={paged}
+        rowKey={(invitation) => invitation.id}
+        empty="No invitation is waiting."
+        columns={[
+          { header: 'E-mail', cell: (invitation) => invitation.email },
+          { header: 'Role', cell: (invitation) => roleLabel(invitation.role) },
+          { header: 'Invited', cell: (invitation) => dateTime(invitation.created_at) },
+          { header: 'Expires', cell: (invitation) => dateTime(invitation.expires_at) },
+          {
+            header: 'Actions',
+            cell: (invitation) => (
+              <button type="button" onClick={() => revoke.mutate(invitation.id)} aria-label={`Revoke the invitation of ${invitation.email}`}>
+                Revoke
+              </button>
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
 export function TeamPage() {
   const me = useMe();
   const client = useQueryClient();
@@ -22,16 +120,23 @@ export function TeamPage() {
     const page = await sessionCall<CursorPage<DashboardUser>>('users/list', { limit: 20, ...(cursor ? { cursor } : {}) });
     return { items: page.data, next: page.next_cursor ?? undefined };
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ['team'] });
-  const change = useMutation({
-    mutationFn: (input: { path: 'users/update-role' | 'users/remove'; body: Record<string, string> }) => sessionCall(input.path, input.body),
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['team'] }), client.invalidateQueries({ queryKey: ['invitations'] })]);
+  const changeRole = useMutation({
+    mutationFn: (body: { user_id: string; role: string }) => sessionCall('users/update-role', body),
     onSuccess: refresh,
+  });
+  const [removing, setRemoving] = useState<DashboardUser | undefined>();
+  const reset = useMutation({
+    mutationFn: (user: DashboardUser) => sessionCall<{ reset_url: string; expires_at: string }>('users/send-password-reset', { user_id: user.id }),
   });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('DEVELOPER');
   const invite = useMutation({
     mutationFn: () => sessionCall<{ invitation_url: string; expires_at: string }>('users/invite', { email, role }),
-    onSuccess: () => setEmail(''),
+    onSuccess: async () => {
+      setEmail('');
+      await client.invalidateQueries({ queryKey: ['invitations'] });
+    },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -40,7 +145,7 @@ export function TeamPage() {
   return (
     <>
       <PageHeading title="Team">Team</PageHeading>
-      <ErrorMessage error={change.error} />
+      <ErrorMessage error={changeRole.error} />
       <PagedTable
         caption="People with access to this account"
         paged={paged}
@@ -52,13 +157,9 @@ export function TeamPage() {
             header: 'Role',
             cell: (user) =>
               user.id === me.user.id ? (
-                ROLES.find((r) => r.value === user.role)?.label ?? user.role
+                roleLabel(user.role)
               ) : (
-                <select
-                  aria-label={`Role of ${user.email}`}
-                  value={user.role}
-                  onChange={(e) => change.mutate({ path: 'users/update-role', body: { user_id: user.id, role: e.target.value } })}
-                >
+                <select aria-label={`Role of ${user.email}`} value={user.role} onChange={(e) => changeRole.mutate({ user_id: user.id, role: e.target.value })}>
                   {ROLES.map((r) => (
                     <option key={r.value} value={r.value}>
                       {r.label}
@@ -73,13 +174,32 @@ export function TeamPage() {
             header: 'Actions',
             cell: (user) =>
               user.id === me.user.id ? null : (
-                <button type="button" onClick={() => change.mutate({ path: 'users/remove', body: { user_id: user.id } })} aria-label={`Remove ${user.email}`}>
-                  Remove
-                </button>
+                <div className="inline">
+                  <button type="button" onClick={() => reset.mutate(user)} aria-label={`Password reset link for ${user.email}`}>
+                    Reset link
+                  </button>
+                  <button type="button" onClick={() => setRemoving(user)} aria-label={`Remove ${user.email}`}>
+                    Remove
+                  </button>
+                </div>
               ),
           },
         ]}
       />
+      <ErrorMessage error={reset.error} />
+      {reset.data && reset.variables ? (
+        <LinkShown label={`Password reset link for ${reset.variables.email}`} url={reset.data.reset_url} expiresAt={reset.data.expires_at} testId="reset-url" />
+      ) : null}
+      {removing ? (
+        <RemoveUser
+          key={removing.id}
+          user={removing}
+          onDone={() => {
+            setRemoving(undefined);
+            void refresh();
+          }}
+        />
+      ) : null}
       <section aria-labelledby="invite">
         <h2 id="invite">Invite someone</h2>
         <form onSubmit={submit} className="inline">
@@ -98,15 +218,11 @@ export function TeamPage() {
           </button>
         </form>
         <ErrorMessage error={invite.error} />
-        {invite.data ? (
-          <div className="secret" role="region" aria-label="Invitation link">
-            <p>Send this link to them; it works once, until {dateTime(invite.data.expires_at)}:</p>
-            <p>
-              <code data-testid="invitation-url">{invite.data.invitation_url}</code>
-            </p>
-            <CopyButton text={invite.data.invitation_url} label="Copy link" />
-          </div>
-        ) : null}
+        {invite.data ? <LinkShown label="Invitation link" url={invite.data.invitation_url} expiresAt={invite.data.expires_at} testId="invitation-url" /> : null}
+      </section>
+      <section aria-labelledby="pending">
+        <h2 id="pending">Pending invitations</h2>
+        <PendingInvitations />
       </section>
     </>
   );
