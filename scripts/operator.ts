@@ -16,7 +16,7 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- create-channel --account acct_… --name "Web shop"
   npm run operator -- create-key --account acct_… --name "Backend" [--channels chn_a,chn_b] [--permissions invoices:get,invoices:pay]
   npm run operator -- permissions
-  npm run operator -- invite-user --account acct_… --email someone@example.com --role MERCHANT_ADMIN|DEVELOPER|SUPPORT   (prints a dashboard invitation link: works once, expires after 72 h)
+  npm run operator -- invite-user --account acct_… --email someone@example.com --role MERCHANT_ADMIN|DEVELOPER|SUPPORT   (prints a dashboard invitation link: works once, expires after 72 h, 24 h for MERCHANT_ADMIN)
   npm run operator -- set-antifraud --account acct_… --enabled true|false
   npm run operator -- set-proration-credit --account acct_… --to CUSTOMER_BALANCE|REFUND   (docs/customer-balance.md)
   npm run operator -- check-balances --account acct_…   (customer balances that disagree with their ledger; exits 1 if any)

@@ -19,6 +19,7 @@ import { ensureMaintenanceWorkflows } from '../worker/maintenance';
 import { applyPendingMigrations } from './db/migrations';
 import { bootstrapFirstAccount } from './operator/accounts';
 import { inviteFirstAdmin } from '../services/dashboard/first-admin';
+import { formatDateTime } from '../domain/datetime';
 import { ensureDatabase, startEmbeddedPostgres } from './postgres/embedded';
 import { ensureTemporalCli, startTemporalDevServer } from './temporal/cli';
 
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
     }
     const firstAdmin = await inviteFirstAdmin(db, new Date());
     if (firstAdmin) {
-      log(`first dashboard sign-in (once, within 72 h; sets the password of ${firstAdmin.email}, a MERCHANT_ADMIN):`);
+      log(`first dashboard sign-in (once, until ${formatDateTime(firstAdmin.expiresAt)}; sets the password of ${firstAdmin.email}, a MERCHANT_ADMIN):`);
       log(`  ${firstAdmin.url}`);
     }
     log(`API          ${publicUrl}/v2/…`);
