@@ -12,7 +12,7 @@ import { hashPassword } from './passwords';
 export async function changePassword(db: Database, actor: DashboardActor, input: { currentPassword: string; newPassword: string }, now: Date): Promise<void> {
   const violation = passwordConstraintViolation(input.newPassword, 'new_password');
   if (violation) throw violation;
-  await requireCurrentPassword(db, actor.userId, input.currentPassword, 'current_password');
+  await requireCurrentPassword(db, actor.userId, input.currentPassword, 'current_password', now);
   const passwordHash = await hashPassword(input.newPassword);
   await db.$transaction([
     db.dashboardUser.update({ where: { id: actor.userId }, data: { passwordHash, updatedAt: now } }),

@@ -41,7 +41,7 @@ export async function totpCodeAccepted(db: Database, userId: string, code: strin
 
 /** A new secret, sealed and stored but not yet in force; confirm turns it on. Needs the password. */
 export async function enrollTotp(db: Database, actor: DashboardActor, password: string, now: Date) {
-  await requireCurrentPassword(db, actor.userId, password, 'password');
+  await requireCurrentPassword(db, actor.userId, password, 'password', now);
   const user = await db.dashboardUser.findUniqueOrThrow({ where: { id: actor.userId }, select: { totpEnabled: true } });
   if (user.totpEnabled) throw new ApiError('TOTP_ALREADY_ENABLED', 'TOTP is already on; disable it first to enrol a new authenticator.');
   const secret = new Secret({ size: 20 }).base32;
@@ -72,7 +72,7 @@ export async function confirmTotp(db: Database, actor: DashboardActor, code: str
 
 /** Needs the password, checked first so a wrong one does not use up the code. */
 export async function disableTotp(db: Database, actor: DashboardActor, input: { code: string; password: string }, now: Date): Promise<void> {
-  await requireCurrentPassword(db, actor.userId, input.password, 'password');
+  await requireCurrentPassword(db, actor.userId, input.password, 'password', now);
   const code = input.code;
   await requireCode(db, actor, code, now, true);
   await db.dashboardUser.update({ where: { id: actor.userId }, data: { totpEnabled: false, totpSecretSealed: null, totpLastStep: null, updatedAt: now } });

@@ -37,6 +37,22 @@ describe('password/change', () => {
   });
 });
 
+describe('guessing the current password through a session', () => {
+  it('is counted per user like sign-in: past 5 wrong guesses in the window even the right one is 429', async () => {
+    const user = await signedInUser(platform, 'guessed@example.test', 'SUPPORT');
+    for (let i = 0; i < 5; i++) {
+      const wrong = await user.post('/dashboard/api/password/change', { current_password: `guess number ${i}`, new_password: NEW_PASSWORD });
+      expect(wrong.status).toBe(400);
+    }
+    expect(await user.post('/dashboard/api/totp/enroll', { password: PASSWORD })).toMatchObject({ status: 429, body: { code: 'RATE_LIMIT' } });
+    expect(await user.post('/dashboard/api/password/change', { current_password: PASSWORD, new_password: NEW_PASSWORD })).toMatchObject({
+      status: 429,
+      body: { code: 'RATE_LIMIT', context: { next_try_at: expect.stringMatching(/Z$/) } },
+    });
+    expect((await signIn('guessed@example.test', NEW_PASSWORD)).status).toBe(401);
+  });
+});
+
 describe('users/send-password-reset', () => {
   it('an admin makes a single-use link for a member: it sets a new password and ends the member’s sessions', async () => {
     const admin = await signedInUser(platform, 'reset-admin@example.test', 'MERCHANT_ADMIN');
