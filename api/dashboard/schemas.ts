@@ -7,7 +7,7 @@ import { dateTime, prefixedId } from '../common/schemas';
 
 const token = z.string().min(1).max(256);
 const email = z.string().min(1).max(254);
-/** Length rules are the service's (services/dashboard/invitations.ts), so they are written once. */
+/** Length rules are the service's (services/dashboard/password-length.ts), so they are written once. */
 const password = z.string().max(1024);
 const totpCode = z.string().max(16);
 const role = z.enum(DASHBOARD_ROLES);

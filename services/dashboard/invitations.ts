@@ -8,13 +8,11 @@ import type { Database } from '../../prisma/client';
 import { publicUrl } from '../files/config';
 import type { ClientInfo } from './actor';
 import { dashboardSettings } from './config';
+import { passwordConstraintViolation } from './password-length';
 import { hashPassword } from './passwords';
 import { rememberClient } from './known-clients';
 import { endSession, startSession } from './sessions';
 import { dashboardUserSelect } from './users';
-
-export const MIN_PASSWORD_LENGTH = 10;
-export const MAX_PASSWORD_LENGTH = 256;
 
 /** Where the dashboard's set-password page takes the token from. */
 export function invitationUrl(token: string): string {
@@ -99,16 +97,6 @@ export async function describeInvitation(db: Database, token: string, now: Date)
   const invitation = usable(await db.dashboardInvitation.findUnique({ where: { tokenHash: hashDashboardToken(token) }, select: invitationSelect }), now);
   const account = await db.account.findUniqueOrThrow({ where: { id: invitation.accountId }, select: { name: true } });
   return { email: invitation.email, role: invitation.role as DashboardRole, account_name: account.name };
-}
-
-export function passwordConstraintViolation(password: string, field = 'password'): ApiError | undefined {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    return ApiError.validation({ [field]: { type: 'MIN', message: `At least ${MIN_PASSWORD_LENGTH} characters.` } });
-  }
-  if (password.length > MAX_PASSWORD_LENGTH) {
-    return ApiError.validation({ [field]: { type: 'MAX', message: `At most ${MAX_PASSWORD_LENGTH} characters.` } });
-  }
-  return undefined;
 }
 
 export interface AcceptedInvitation {

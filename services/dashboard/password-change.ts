@@ -1,7 +1,7 @@
 import type { Database } from '../../prisma/client';
 import type { DashboardActor } from './actor';
 import { requireCurrentPassword } from './current-password';
-import { passwordConstraintViolation } from './invitations';
+import { passwordConstraintViolation } from './password-length';
 import { hashPassword } from './passwords';
 
 /**

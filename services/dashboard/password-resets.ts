@@ -4,7 +4,7 @@ import { newId } from '../../domain/ids';
 import type { Database } from '../../prisma/client';
 import { publicUrl } from '../files/config';
 import type { DashboardActor } from './actor';
-import { passwordConstraintViolation } from './invitations';
+import { passwordConstraintViolation } from './password-length';
 import { hashPassword } from './passwords';
 
 /** Short: the link hands over an account, and the admin passes it on at once. */
