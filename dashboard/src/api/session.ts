@@ -56,7 +56,7 @@ export interface CursorPage<T> {
   next_cursor: string | null;
 }
 
-/** The session API of docs/dashboard.md ("Sessions"): JSON over POST, same origin, cookie `bp_session`. */
+/** The session API of docs/dashboard.md ("Sessions"): JSON over POST, same origin, the session cookie (`__Host-bp_session` over HTTPS). */
 export async function sessionCall<T>(path: string, body: unknown = {}): Promise<T> {
   const response = await fetch(`/dashboard/api/${path}`, {
     method: 'POST',
