@@ -96,6 +96,12 @@ describe('the Team page', () => {
       return (await response.json()) as { id: string; secret: string };
     });
 
+    const memberId = (await platform.db.dashboardUser.findFirstOrThrow({ where: { email: 'member@example.com' } })).id;
+    await admin.goto(url('/developers/api-keys'));
+    await heading(admin, 'API keys');
+    const keyRow = admin.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: 'Member key' });
+    await keyRow.getByRole('cell', { name: memberId, exact: true }).waitFor();
+
     await admin.goto(url('/team'));
     await heading(admin, 'Team');
     await admin.getByRole('button', { name: 'Password reset link for member@example.com' }).click();

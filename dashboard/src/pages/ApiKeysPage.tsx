@@ -26,6 +26,7 @@ function useNow(everyMs: number): number {
 
 export function ApiKeysPage() {
   const can = useCan();
+  const me = useMe();
   const channelName = useChannelName();
   const [rotating, setRotating] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -58,6 +59,10 @@ export function ApiKeysPage() {
               key.status === 'REVOKED' ? `Revoked ${dateTime(key.revoked_at)}` : key.rotate_at ? <RotationStatus until={key.rotate_at} /> : 'Active',
           },
           { header: 'Created', cell: (key) => dateTime(key.created_at) },
+          {
+            header: 'Secret issued to',
+            cell: (key) => (!key.issued_by_user_id ? 'An API key' : key.issued_by_user_id === me.user.id ? 'You' : key.issued_by_user_id),
+          },
           {
             header: 'Actions',
             cell: (key) =>
