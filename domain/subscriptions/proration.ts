@@ -1,5 +1,5 @@
 import { prorate } from '../billing-periods';
-import { lineTax } from '../invoice-amounts';
+import { allocateProportionally, taxedAmount } from '../invoice-amounts';
 import { divideHalfUp } from '../rounding';
 import type { PlannedInvoice } from './billing';
 import type { ProrationCreditDestination } from '../balance-transactions';
@@ -84,15 +84,41 @@ export function prorationInvoice(updated: SubscriptionState, proration: readonly
 /**
  * What a proration credit gives back, from its list-price parts: each reduced as the newest
  * paid invoice's coupons reduced its lines (× (subtotal − discount) ÷ subtotal, rounded half
- * up), plus the tax an EXCLUSIVE part was charged on top (the invoice rule, lineTax); an
+ * up), plus the tax an EXCLUSIVE part was charged on top (the invoice rule, taxedAmount); an
  * INCLUSIVE part's tax is already inside it. Exact integers throughout.
  */
 export function creditToRefund(credit: Proration, invoice: { subtotal: number; discount: number }): number {
-  return discountedCreditParts(credit, invoice).reduce((sum, part) => sum + part.amount + (part.tax?.mode === 'EXCLUSIVE' ? lineTax(part.amount, part.tax) : 0), 0);
+  return creditPartsTotal(discountedCreditParts(credit, invoice));
+}
+
+export type CreditPart = { amount: number; tax: LineTax | null };
+
+/** What parts credit in all, as a credit invoice of one line per part totals (in magnitude): each part plus the tax an EXCLUSIVE one adds. */
+export function creditPartsTotal(parts: readonly CreditPart[]): number {
+  return parts.reduce((sum, part) => sum + taxedAmount(part.amount, part.tax).total, 0);
+}
+
+/**
+ * Parts reduced so that what they credit in all (creditPartsTotal) is at most `limit`, what the
+ * paid invoices have left to give back: unchanged when they fit; otherwise their sum before tax
+ * is cut to its share of the limit, spread over the parts in proportion (largest remainder), then
+ * lowered one minor unit at a time while the tax rounding still takes the total over the limit.
+ * The total is then the limit itself, or as close below it as the tax rounding allows.
+ */
+export function capCreditParts(parts: readonly CreditPart[], limit: number): CreditPart[] {
+  const total = creditPartsTotal(parts);
+  if (total <= limit) return [...parts];
+  const weights = parts.map((part) => part.amount);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const spread = (amount: number) => allocateProportionally(amount, weights).map((share, i) => ({ amount: share, tax: parts[i]!.tax }));
+  // One unit above the exact share, so the walk down meets the largest sum that fits.
+  let amount = Math.min(sum, Number(divideHalfUp(BigInt(sum) * BigInt(Math.max(0, limit)), BigInt(total))) + 1);
+  while (amount > 0 && creditPartsTotal(spread(amount)) > limit) amount--;
+  return spread(amount);
 }
 
 /** A credit's parts reduced as the newest paid invoice's coupons reduced its lines, before tax. */
-export function discountedCreditParts(credit: Proration, invoice: { subtotal: number; discount: number }): { amount: number; tax: LineTax | null }[] {
+export function discountedCreditParts(credit: Proration, invoice: { subtotal: number; discount: number }): CreditPart[] {
   if (invoice.subtotal <= 0) return [];
   const subtotal = BigInt(invoice.subtotal);
   const kept = BigInt(Math.max(0, invoice.subtotal - invoice.discount));

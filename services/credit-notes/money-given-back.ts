@@ -90,16 +90,25 @@ export async function documentRefunds(tx: Db, input: { refundIds: readonly strin
 }
 
 /**
- * documentMoneyGivenBack for a credit invoice (a negative total) whose magnitude was credited to
- * the customer balance when it was finalized in the caller's transaction: one note against that
- * invoice for its CREDITED_FROM_INVOICE transaction; none when nothing was credited.
+ * documentMoneyGivenBack for a proration credit given to the customer balance (a credit invoice
+ * finalized in the caller's transaction, whose magnitude its CREDITED_FROM_INVOICE transaction
+ * credited): the credit is money the subscription's paid invoices give back, so it is documented
+ * against them, newest first, each note for as much as that invoice had left (`paid`, read under
+ * its lock), all naming the one transaction. Nothing when nothing was credited.
  */
-export async function documentBalanceCredit(tx: Db, input: { invoiceId: string; description: string; now: Date }): Promise<CreditNoteObject[]> {
-  const credited = await tx.customerBalanceTransaction.findFirst({ where: { invoiceId: input.invoiceId, type: 'CREDITED_FROM_INVOICE' }, select: { id: true, amount: true } });
+export async function documentBalanceCredit(
+  tx: Db,
+  input: { creditInvoiceId: string; paid: readonly { invoiceId: string; left: number }[]; description: string; now: Date },
+): Promise<CreditNoteObject[]> {
+  const credited = await tx.customerBalanceTransaction.findFirst({ where: { invoiceId: input.creditInvoiceId, type: 'CREDITED_FROM_INVOICE' }, select: { id: true, amount: true } });
   if (!credited) return [];
-  return documentMoneyGivenBack(tx, {
-    given: [{ invoiceId: input.invoiceId, sourceKey: `balance/${credited.id}`, balanceCredit: { transactionId: credited.id, amount: -credited.amount } }],
-    description: input.description,
-    now: input.now,
-  });
+  const given: MoneyGivenBack[] = [];
+  let rest = -credited.amount;
+  for (const { invoiceId, left } of input.paid) {
+    const amount = Math.min(rest, left);
+    if (amount <= 0) continue;
+    given.push({ invoiceId, sourceKey: `balance/${credited.id}/${invoiceId}`, balanceCredit: { transactionId: credited.id, amount } });
+    rest -= amount;
+  }
+  return documentMoneyGivenBack(tx, { given, description: input.description, now: input.now });
 }

@@ -1,21 +1,14 @@
-import { discountedCreditParts } from '../../domain/subscriptions/proration';
+import { capCreditParts, discountedCreditParts } from '../../domain/subscriptions/proration';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { Database, Prisma } from '../../prisma/client';
 import { documentBalanceCredit } from '../credit-notes/money-given-back';
 import { finalizeDraft } from '../invoices/finalize';
+import { readMoneyGivenBack } from '../payments/left-to-give-back';
+import { lockInvoice } from '../payments/settle';
 import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
 import { subscriptionInvoiceId } from './invoice-id';
 import type { ProrationCredit } from './proration-refund';
 
-/**
- * A proration credit given to the customer balance (docs/customer-balance.md, "Proration
- * credits"): a credit invoice with one negative line per tax treatment, discounted as the
- * newest paid invoice was and taxed as its lines were (the same amount a refund would give),
- * finalized at once: its total is negative, so it is PAID with amount_due 0 and its magnitude is
- * credited to the balance (CREDITED_FROM_INVOICE). Its id derives from the credit's key, so a
- * retried activity finds it instead of crediting twice. Nothing is credited when the
- * subscription has no paid invoice: a period never paid for has nothing to give back.
- */
 /** The amounts of the subscription's newest paid invoice, whose coupons a credit is reduced by; null when none was paid. */
 export async function newestPaidAmounts(db: Prisma.TransactionClient, subscriptionId: string): Promise<{ subtotal: number; discount: number } | null> {
   const newest = await db.invoice.findFirst({
@@ -26,6 +19,18 @@ export async function newestPaidAmounts(db: Prisma.TransactionClient, subscripti
   return newest ? (newest.amountDetails as { subtotal: number; discount: number }) : null;
 }
 
+/**
+ * A proration credit given to the customer balance (docs/customer-balance.md, "Proration
+ * credits"): a credit invoice with one negative line per tax treatment, discounted as the
+ * newest paid invoice was and taxed as its lines were (the same amount a refund would give),
+ * finalized at once: its total is negative, so it is PAID with amount_due 0 and its magnitude is
+ * credited to the balance (CREDITED_FROM_INVOICE). That credit is money the subscription's paid
+ * invoices give back: it is capped at what they have left to give back (read under their locks,
+ * newest first, as a proration refund does) and documented by automatic credit notes against
+ * them, so a later refund cannot give it again. Nothing is credited when nothing is left (no paid
+ * invoice, or all given back). Its id derives from the credit's key, so a retried activity finds
+ * it instead of crediting twice.
+ */
 export async function creditProrationToBalance(
   deps: { db: Database; now: () => Date },
   input: ProrationCredit & { at: number },
@@ -39,8 +44,20 @@ export async function creditProrationToBalance(
       where: { id: input.subscriptionId },
       select: { accountId: true, customerId: true, currency: true, collectionMethod: true },
     });
-    const newest = await newestPaidAmounts(tx, input.subscriptionId);
-    const parts = newest ? discountedCreditParts(input.credit, newest).filter((part) => part.amount > 0) : [];
+    const paid = await tx.invoice.findMany({
+      // Credit invoices (negative totals) took no payment and discount nothing.
+      where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null, totalAmount: { gt: 0 } },
+      orderBy: { id: 'desc' },
+      select: { id: true, amountDetails: true },
+    });
+    const lefts: { invoiceId: string; left: number }[] = [];
+    for (const invoice of paid) {
+      await lockInvoice(tx, invoice.id);
+      lefts.push({ invoiceId: invoice.id, left: (await readMoneyGivenBack(tx, invoice.id)).left });
+    }
+    const limit = lefts.reduce((sum, invoice) => sum + invoice.left, 0);
+    const newest = paid[0]?.amountDetails as { subtotal: number; discount: number } | undefined;
+    const parts = newest ? capCreditParts(discountedCreditParts(input.credit, newest), limit).filter((part) => part.amount > 0) : [];
     if (parts.length === 0) return { creditInvoiceId: null, credited: 0 };
     const now = deps.now();
     const { row } = await createInvoiceRecord(tx, {
@@ -63,7 +80,7 @@ export async function creditProrationToBalance(
       now,
     });
     const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
-    await documentBalanceCredit(tx, { invoiceId: id, description: input.credit.description, now });
+    await documentBalanceCredit(tx, { creditInvoiceId: id, paid: lefts, description: input.credit.description, now });
     return { creditInvoiceId: id, credited: -finalized.row.totalAmount };
   });
 }
