@@ -29,6 +29,7 @@ import { authenticateSession, refuseCrossSite, type AuthenticatedSession } from 
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './session-cookie';
 import { deviceCookie, deviceTokenOf } from './device-cookie';
 import { publicRouteThrottle } from './public-route-throttle';
+import { refusalHoldMs, refusalTarpit } from './refusal-tarpit';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 
 export interface DashboardDependencies {
@@ -266,16 +267,8 @@ function parseJson(raw: unknown): unknown {
   }
 }
 
-async function run(
-  deps: DashboardDependencies,
-  throttlePublic: ReturnType<typeof publicRouteThrottle>,
-  route: Route,
-  input: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
+async function run(deps: DashboardDependencies, route: Route, input: unknown, now: Date, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const credentials = sessionCredentialsOf(request);
-  const now = (deps.now ?? (() => new Date()))();
   const base: RouteContext = {
     db: deps.db,
     temporal: deps.temporal,
@@ -288,7 +281,6 @@ async function run(
   let ctx: RouteContext | SessionContext = base;
   if (route.access === 'public') {
     refuseCrossSite(credentials);
-    throttlePublic(base.client.ip, now);
   } else {
     const session = await authenticateSession(deps.db, credentials, now, { requireCsrf: route.access !== 'reader' });
     if (route.access === 'admin' && !managesPeople(session.actor.role)) {
@@ -304,27 +296,58 @@ async function run(
   return outcome.body === undefined ? reply.send() : reply.type('application/json').send(outcome.body);
 }
 
+function routeOf(request: FastifyRequest): Route | undefined {
+  const { group, action } = request.params as { group: string; action: string };
+  return Object.hasOwn(ROUTES, `${group}/${action}`) ? ROUTES[`${group}/${action}`] : undefined;
+}
+
 /**
  * `POST /dashboard/api/{group}/{action}`: the dashboard's own operations (sessions, TOTP, team,
  * audit log). Everything else the dashboard does goes through /v2 with the session cookie
- * (api/auth/authenticate.ts). Answers are JSON, never cached, errors in the /v2 envelope.
+ * (api/auth/authenticate.ts). Answers are JSON, never cached, errors in the /v2 envelope. A route
+ * that needs no session takes its address's token first, before the body is read; its 429s are
+ * held (refusal-tarpit.ts).
  */
 export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDependencies): void {
   const throttlePublic = publicRouteThrottle();
-  app.post('/dashboard/api/:group/:action', async (request, reply) => {
+  const tarpit = refusalTarpit();
+  const clock = deps.now ?? (() => new Date());
+
+  const refuse = async (request: FastifyRequest, reply: FastifyReply, error: ApiError, arrivedAt: Date): Promise<FastifyReply> => {
+    const nextTryAt = error.context?.next_try_at;
+    if (error.code === 'RATE_LIMIT' && typeof nextTryAt === 'string') {
+      const held = await tarpit(request.ip, refusalHoldMs(nextTryAt, arrivedAt, reply.elapsedTime));
+      if (held === 'over-bound') reply.header('connection', 'close');
+    }
+    return send(reply, error);
+  };
+
+  const throttleBeforeAnyWork = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (routeOf(request)?.access !== 'public') return;
+    const arrivedAt = clock();
+    try {
+      throttlePublic(request.ip, arrivedAt);
+    } catch (error) {
+      reply.header('cache-control', 'no-store');
+      return refuse(request, reply, toApiError(error, undefined), arrivedAt);
+    }
+  };
+
+  app.post('/dashboard/api/:group/:action', { onRequest: throttleBeforeAnyWork }, async (request, reply) => {
     const { group, action } = request.params as { group: string; action: string };
     reply.header('cache-control', 'no-store');
-    const route = Object.hasOwn(ROUTES, `${group}/${action}`) ? ROUTES[`${group}/${action}`] : undefined;
+    const route = routeOf(request);
     if (!route) return send(reply, new ApiError('NOT_FOUND', `No endpoint POST /dashboard/api/${group}/${action}.`));
+    const now = clock();
     let input: unknown;
     try {
       input = parseJson(request.body);
       refuseUnstorableCharacters(input);
-      return await run(deps, throttlePublic, route, input, request, reply);
+      return await run(deps, route, input, now, request, reply);
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'dashboard request failed');
-      return send(reply, apiError);
+      return route.access === 'public' ? refuse(request, reply, apiError, now) : send(reply, apiError);
     }
   });
 }

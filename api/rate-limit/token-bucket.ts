@@ -1,20 +1,10 @@
-export interface Quota {
-  /** Tokens added per second. */
-  ratePerSecond: number;
-  /** Bucket size: the largest burst allowed after a quiet period. */
-  burst: number;
-}
+import { takeToken, type BucketState, type Decision, type Quota } from '../../domain/token-bucket';
 
-export type Decision = { allowed: true } | { allowed: false; retryAt: Date };
+export type { Decision, Quota };
 
 /** Takes one token of an API key's bucket for an operation: in this process, or shared (postgres-buckets.ts). */
 export interface RateLimiting {
   take(apiKeyId: string, operation: string, nowMs: number): Decision | Promise<Decision>;
-}
-
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
 }
 
 /**
@@ -23,7 +13,7 @@ interface Bucket {
  * (RATE_LIMIT_STORE=postgres shares them).
  */
 export class RateLimiter implements RateLimiting {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, BucketState>();
 
   constructor(
     private readonly quotaFor: (operation: string) => Quota,
@@ -31,20 +21,13 @@ export class RateLimiter implements RateLimiting {
   ) {}
 
   take(apiKeyId: string, operation: string, nowMs: number): Decision {
-    const quota = this.quotaFor(operation);
     const id = `${apiKeyId} ${operation}`;
-    const bucket = this.buckets.get(id) ?? { tokens: quota.burst, updatedAt: nowMs };
-    const refilled = Math.min(quota.burst, bucket.tokens + ((nowMs - bucket.updatedAt) / 1000) * quota.ratePerSecond);
-    if (refilled >= 1) {
-      this.remember(id, { tokens: refilled - 1, updatedAt: nowMs });
-      return { allowed: true };
-    }
-    this.remember(id, { tokens: refilled, updatedAt: nowMs });
-    const waitMs = Math.ceil(((1 - refilled) / quota.ratePerSecond) * 1000);
-    return { allowed: false, retryAt: new Date(nowMs + waitMs) };
+    const { bucket, decision } = takeToken(this.buckets.get(id), this.quotaFor(operation), nowMs);
+    this.remember(id, bucket);
+    return decision;
   }
 
-  private remember(id: string, bucket: Bucket): void {
+  private remember(id: string, bucket: BucketState): void {
     // Re-inserting keeps Map order = recency, so the oldest bucket is evicted first; an evicted
     // bucket comes back full, which only ever errs towards admitting a request.
     this.buckets.delete(id);

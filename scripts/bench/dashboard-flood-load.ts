@@ -6,8 +6,9 @@ import { randomBytes, randomInt } from 'node:crypto';
  * alternately a sign-in with a wrong password for a new e-mail each time (every one would need an
  * argon2 verification) and an accept-invitation with a made-up token. `FLOOD_ADDRESSES=one` sends
  * them all from one address; `spread`, each from a random address of its own (X-Forwarded-For, the
- * API trusting it), as a botnet would, so no per-address limit applies. Prints autocannon's result
- * as JSON.
+ * API trusting it), as a botnet would, so no per-address limit applies. Prints a line `flooding`
+ * as it starts sending (tsx's compile before it takes a second or more, which the timed client
+ * must not count as flood), then autocannon's result as JSON.
  */
 const autocannon: (options: object) => Promise<{ statusCodeStats: Record<string, { count: number }>; duration: number; errors: number }> =
   require('autocannon');
@@ -17,6 +18,7 @@ const address = () => (spread ? `10.${randomInt(256)}.${randomInt(256)}.${random
 
 async function main(): Promise<void> {
   let sent = 0;
+  process.stdout.write('flooding\n');
   const result = await autocannon({
     url: process.env.FLOOD_URL,
     connections: Number(process.env.FLOOD_CONNECTIONS ?? 64),

@@ -24,6 +24,14 @@ export interface DashboardSettings {
   passwordHashesAtOnce: number;
   /** How long a call waits for one of those slots before it is refused. */
   passwordHashWaitMs: number;
+  /** Sign-ins per second (and burst) one process checks a password for when the client is unknown. */
+  unknownClientSignInsPerSecond: number;
+  /** The longest a public route's 429 is held before it is answered (api/dashboard/refusal-tarpit.ts). */
+  publicRefusalHoldMs: number;
+  /** Refusals held at once for one address; past it, answered at once and the connection closed. */
+  publicRefusalsHeldPerAddress: number;
+  /** Refusals held at once in one process, all addresses together; past it, the same. */
+  publicRefusalsHeldAtOnce: number;
 }
 
 const MINUTE = 60_000;
@@ -51,5 +59,12 @@ export function dashboardSettings(env: NodeJS.ProcessEnv = process.env): Dashboa
     // Half the cores: the other half keeps serving everything else while a flood of guesses waits.
     passwordHashesAtOnce: Math.max(1, Math.floor(positiveNumber(env, 'DASHBOARD_PASSWORD_HASHES_AT_ONCE', availableParallelism() / 2))),
     passwordHashWaitMs: positiveNumber(env, 'DASHBOARD_PASSWORD_HASH_WAIT_MS', 1000),
+    // A fifth of a core on the reference machine (an argon2id verification takes 15–40 ms there):
+    // a browser or address a user signed in from before is never counted here.
+    unknownClientSignInsPerSecond: positiveNumber(env, 'DASHBOARD_UNKNOWN_CLIENT_SIGN_INS_PER_SECOND', 5),
+    publicRefusalHoldMs: positiveNumber(env, 'DASHBOARD_PUBLIC_REFUSAL_HOLD_MS', 1000),
+    // More than browsers (6 connections a host) or an office behind one NAT keep open at once.
+    publicRefusalsHeldPerAddress: positiveNumber(env, 'DASHBOARD_PUBLIC_REFUSALS_HELD_PER_ADDRESS', 100),
+    publicRefusalsHeldAtOnce: positiveNumber(env, 'DASHBOARD_PUBLIC_REFUSALS_HELD_AT_ONCE', 1000),
   };
 }

@@ -1,5 +1,5 @@
 import { Algorithm, hash, verify } from '@node-rs/argon2';
-import { processPasswordHashSlots } from './password-hash-slots';
+import { processPasswordHashSlots, type HashPriority } from './password-hash-slots';
 
 /**
  * argon2id with the library's defaults (19 MiB, 2 passes, 1 lane: OWASP's minimum for argon2id).
@@ -17,8 +17,8 @@ export function hashPassword(password: string): Promise<string> {
  */
 let decoy: Promise<string> | undefined;
 
-export async function passwordMatches(passwordHash: string | undefined, password: string): Promise<boolean> {
+export async function passwordMatches(passwordHash: string | undefined, password: string, priority: HashPriority = 'normal'): Promise<boolean> {
   const against = passwordHash ?? (await (decoy ??= hash('decoy password that matches nothing', { algorithm: Algorithm.Argon2id })));
-  const matches = await processPasswordHashSlots()(() => verify(against, password));
+  const matches = await processPasswordHashSlots()(() => verify(against, password), priority);
   return passwordHash !== undefined && matches;
 }

@@ -7,6 +7,7 @@ import { userHoldingPassword } from './password-holder';
 import { endSession, purgeExpiredSessions, startSession } from './sessions';
 import { countSignInAttempt, forgetSignInAttempts, knownClientBuckets, unknownClientBuckets } from './sign-in-throttle';
 import { totpCodeAccepted } from './totp';
+import { spendUnknownClientSignIn } from './unknown-client-sign-ins';
 
 export interface SignInRequest {
   email: string;
@@ -27,16 +28,20 @@ const invalidCredentials = () => new ApiError('INVALID_CREDENTIALS', 'The e-mail
  * credential, the same for an unknown e-mail; 401 TOTP_REQUIRED when the password is right and
  * the code is missing; 429 once the client's counts are over their limits (sign-in-throttle.ts:
  * a device or address a user of the e-mail signed in from is counted on its own, any other client
- * per address and per e-mail). A success starts a new session (rotation), ends the one the browser
+ * per address and per e-mail; an unknown client also needs one of the process's tokens for
+ * unknown clients' sign-ins, unknown-client-sign-ins.ts, and its password check waits behind the
+ * others'). A success starts a new session (rotation), ends the one the browser
  * presented, and makes the device and the address known, with the device token for its cookie.
  */
 export async function signIn(db: Database, request: SignInRequest, now: Date, client: ClientInfo) {
   const email = normalizeEmail(request.email);
   const presented = { deviceToken: request.deviceToken, ip: client.ip };
   const knownAs = await knownClientOf(db, email, presented, now);
+  // Before any count: a guess refused by the budget checks no password, so it costs no row.
+  if (!knownAs) spendUnknownClientSignIn();
   const buckets = knownAs ? knownClientBuckets(email, knownAs) : unknownClientBuckets(email, client.ip);
   await countSignInAttempt(db, buckets, now);
-  const user = await userHoldingPassword(db, email, request.password, request.accountId);
+  const user = await userHoldingPassword(db, email, request.password, request.accountId, knownAs ? 'normal' : 'low');
   if (!user) throw invalidCredentials();
   if (user.totpEnabled) {
     if (!request.totpCode) throw new ApiError('TOTP_REQUIRED', 'Enter the code from your authenticator app.');

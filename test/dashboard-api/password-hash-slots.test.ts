@@ -45,6 +45,18 @@ describe('password hash slots', () => {
     expect(most).toBe(2);
   });
 
+  it('serves a normal caller before the low-priority ones that waited longer (sign-ins of unknown clients)', async () => {
+    const slots = passwordHashSlots({ atOnce: 1, waitMs: 5000 });
+    const order: string[] = [];
+    const busy = held();
+    const running = slots(() => busy.done);
+    const unknown = [1, 2].map((n) => slots(async () => order.push(`unknown ${n}`), 'low'));
+    const known = slots(async () => order.push('known'), 'normal');
+    busy.release();
+    await Promise.all([running, known, ...unknown]);
+    expect(order).toEqual(['known', 'unknown 1', 'unknown 2']);
+  });
+
   it('gives the slot back when the work fails', async () => {
     const slots = passwordHashSlots({ atOnce: 1, waitMs: 50 });
     await expect(slots(async () => Promise.reject(new Error('argon2 failed')))).rejects.toThrow('argon2 failed');

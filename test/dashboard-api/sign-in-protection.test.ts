@@ -4,6 +4,11 @@ import { type Answer, BrowserSession, invitationToken, PASSWORD, serverWithClock
 
 /** docs/dashboard.md, "Security": the sign-in throttle and the TOTP second factor. */
 const platform = usePlatform();
+// The clock stands still here: the budget of unknown clients' sign-ins would never refill
+// (unknown-client-sign-ins.test.ts tests it), and each 429 held a second would only slow the file
+// (refusal-tarpit.test.ts tests that).
+process.env.DASHBOARD_UNKNOWN_CLIENT_SIGN_INS_PER_SECOND = '1000';
+process.env.DASHBOARD_PUBLIC_REFUSAL_HOLD_MS = '1';
 
 /** The known-device token a successful sign-in hands the browser. */
 function deviceCookieOf(answer: Answer): string | undefined {
