@@ -2,7 +2,7 @@ import { ApiError } from '../../domain/errors';
 import { formatDateTime } from '../../domain/datetime';
 import type { PlannedInvoice } from '../../domain/subscriptions/billing';
 import { nextCycle } from '../../domain/subscriptions/next-cycle';
-import { creditToRefund, prorationInvoice } from '../../domain/subscriptions/proration';
+import { creditPartsTotal, prorationInvoice } from '../../domain/subscriptions/proration';
 import type { SubscriptionState } from '../../domain/subscriptions/state';
 import { update } from '../../domain/subscriptions/update';
 import type { Prisma } from '../../prisma/client';
@@ -10,7 +10,7 @@ import { readBalance } from '../customer-balance/append-transaction';
 import { findInvoiceCustomer } from '../invoices/repository';
 import type { Scope } from '../scope';
 import { buildSubscriptionInvoice } from '../subscriptions/invoice-draft';
-import { newestPaidAmounts } from '../subscriptions/proration-balance-credit';
+import { balanceCreditParts } from '../subscriptions/proration-balance-credit';
 import { stateOfRow } from '../subscriptions/repository';
 import type { UpdateSubscriptionInput } from '../subscriptions/requests';
 import { resolveChanges } from '../subscriptions/update';
@@ -68,11 +68,9 @@ export async function previewInvoices(
     updateInvoice = step.proration.length > 0 ? preview(step.state, prorationInvoice(step.state, step.proration), { start: at, end: billedUntil }, left) : null;
     left = updateInvoice?.ending_balance ?? left;
     // A credit given to the balance is a credit invoice the workflow issues right after the
-    // change's own invoice (docs/customer-balance.md): the next cycle draws on it.
-    if (step.credit?.to === 'CUSTOMER_BALANCE') {
-      const paid = await newestPaidAmounts(db, row.id);
-      if (paid) left -= creditToRefund(step.credit, paid);
-    }
+    // change's own invoice (docs/customer-balance.md), no more than the paid invoices have left
+    // to give back: the next cycle draws on it.
+    if (step.credit?.to === 'CUSTOMER_BALANCE') left -= creditPartsTotal((await balanceCreditParts(db, row.id, step.credit, { lock: false })).parts);
     state = step.state;
   }
   const cycle = nextCycle(state);

@@ -1,4 +1,4 @@
-import { capCreditParts, discountedCreditParts } from '../../domain/subscriptions/proration';
+import { capCreditParts, discountedCreditParts, type CreditPart, type Proration } from '../../domain/subscriptions/proration';
 import type { CollectionMethod } from '../../domain/collection-methods';
 import type { Database, Prisma } from '../../prisma/client';
 import { documentBalanceCredit } from '../credit-notes/money-given-back';
@@ -9,14 +9,33 @@ import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository
 import { subscriptionInvoiceId } from './invoice-id';
 import type { ProrationCredit } from './proration-refund';
 
-/** The amounts of the subscription's newest paid invoice, whose coupons a credit is reduced by; null when none was paid. */
-export async function newestPaidAmounts(db: Prisma.TransactionClient, subscriptionId: string): Promise<{ subtotal: number; discount: number } | null> {
-  const newest = await db.invoice.findFirst({
+/**
+ * What a proration credit gives to the balance now: its parts, discounted as the newest PAID
+ * invoice was and capped at what the subscription's PAID invoices have left to give back, and
+ * each of those invoices with its rest, newest first. `lock` takes their row locks (the credit
+ * itself); a preview reads without.
+ */
+export async function balanceCreditParts(
+  tx: Prisma.TransactionClient,
+  subscriptionId: string,
+  credit: Proration,
+  options: { lock: boolean },
+): Promise<{ parts: CreditPart[]; paid: { invoiceId: string; left: number }[] }> {
+  const invoices = await tx.invoice.findMany({
+    // Credit invoices (negative totals) took no payment and discount nothing.
     where: { subscriptionId, status: 'PAID', deletedAt: null, totalAmount: { gt: 0 } },
     orderBy: { id: 'desc' },
-    select: { amountDetails: true },
+    select: { id: true, amountDetails: true },
   });
-  return newest ? (newest.amountDetails as { subtotal: number; discount: number }) : null;
+  const paid: { invoiceId: string; left: number }[] = [];
+  for (const invoice of invoices) {
+    if (options.lock) await lockInvoice(tx, invoice.id);
+    paid.push({ invoiceId: invoice.id, left: (await readMoneyGivenBack(tx, invoice.id)).left });
+  }
+  const newest = invoices[0]?.amountDetails as { subtotal: number; discount: number } | undefined;
+  const limit = paid.reduce((sum, invoice) => sum + invoice.left, 0);
+  const parts = newest ? capCreditParts(discountedCreditParts(credit, newest), limit).filter((part) => part.amount > 0) : [];
+  return { parts, paid };
 }
 
 /**
@@ -44,20 +63,7 @@ export async function creditProrationToBalance(
       where: { id: input.subscriptionId },
       select: { accountId: true, customerId: true, currency: true, collectionMethod: true },
     });
-    const paid = await tx.invoice.findMany({
-      // Credit invoices (negative totals) took no payment and discount nothing.
-      where: { subscriptionId: input.subscriptionId, status: 'PAID', deletedAt: null, totalAmount: { gt: 0 } },
-      orderBy: { id: 'desc' },
-      select: { id: true, amountDetails: true },
-    });
-    const lefts: { invoiceId: string; left: number }[] = [];
-    for (const invoice of paid) {
-      await lockInvoice(tx, invoice.id);
-      lefts.push({ invoiceId: invoice.id, left: (await readMoneyGivenBack(tx, invoice.id)).left });
-    }
-    const limit = lefts.reduce((sum, invoice) => sum + invoice.left, 0);
-    const newest = paid[0]?.amountDetails as { subtotal: number; discount: number } | undefined;
-    const parts = newest ? capCreditParts(discountedCreditParts(input.credit, newest), limit).filter((part) => part.amount > 0) : [];
+    const { parts, paid } = await balanceCreditParts(tx, input.subscriptionId, input.credit, { lock: true });
     if (parts.length === 0) return { creditInvoiceId: null, credited: 0 };
     const now = deps.now();
     const { row } = await createInvoiceRecord(tx, {
@@ -80,7 +86,7 @@ export async function creditProrationToBalance(
       now,
     });
     const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false });
-    await documentBalanceCredit(tx, { creditInvoiceId: id, paid: lefts, description: input.credit.description, now });
+    await documentBalanceCredit(tx, { creditInvoiceId: id, paid, description: input.credit.description, now });
     return { creditInvoiceId: id, credited: -finalized.row.totalAmount };
   });
 }

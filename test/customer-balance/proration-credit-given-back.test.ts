@@ -39,6 +39,11 @@ const refund = (body: Record<string, unknown>) => platform.call('/v2/invoices/re
 it('credits nothing to the balance for a period whose payment was refunded in full', async () => {
   const subscription = await activeTwoSeats();
   expect((await refund({ id: subscription.first.id })).body.refund).toMatchObject({ amount: 1_400, status: 'SUCCEEDED' });
+  // The preview of the change knows it too: the next cycle draws on no credit.
+  await s.sleep(subscription.start + 4 * DAY - (await s.now()));
+  const change = { line_items: { update: [{ id: subscription.lineId, quantity: 1 }] }, proration_credit: 'CUSTOMER_BALANCE' };
+  const previewed = await s.ok('invoices/preview', { subscription_id: subscription.id, subscription_update: change, proration_date: new Date(await s.now()).toISOString() });
+  expect(previewed.next_invoice).toMatchObject({ total_amount: 700, amount_due: 700, amount_details: expect.objectContaining({ balance_applied: 0 }) });
   await downgrade(subscription);
 
   // The renewal comes after the credit was handled (the workflow gives credits back first): it draws on no balance.
