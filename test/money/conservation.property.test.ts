@@ -5,7 +5,8 @@ import { usePlatform } from '../support/platform';
 /**
  * Money is conserved (issue 18, part 4; issue 40, item 1): random sequences of merchant operations
  * (invoice create, finalize, pay, partial and full refunds, void; balance adjustments; credit notes
- * with every split of the paid part, and their voids; proration credits refunded to the card) over
+ * with every split of the paid part, and their voids; proration credits refunded to the card or
+ * credited to the customer balance) over
  * three customers and two currencies, in any order, and after every step the invariants over what
  * the database holds, "given back ≤ paid" per invoice among them. Seeded and reproducible: the
  * seed is printed, and `MONEY_PROPERTY_SEED` replays a run.
@@ -55,7 +56,7 @@ type Step =
   | { op: 'adjust'; payer: number; currency: (typeof CURRENCIES)[number]; amount: number }
   | { op: 'credit'; invoice: number; on: Target; share: number; split: Split }
   | { op: 'void-credit'; note: number }
-  | { op: 'proration'; currency: (typeof CURRENCIES)[number]; amount: number };
+  | { op: 'proration'; invoice: number; on: Target; amount: number; to: 'REFUND' | 'CUSTOMER_BALANCE' };
 
 const create = fc.record({
   op: fc.constant('create' as const),
@@ -96,12 +97,18 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('void-credit' as const), note: fc.nat({ max: 3 }) }) },
   {
     weight: 2,
-    arbitrary: fc.record({ op: fc.constant('proration' as const), currency: fc.constantFrom(...CURRENCIES), amount: fc.integer({ min: 1, max: 60_000 }) }),
+    arbitrary: fc.record({
+      op: fc.constant('proration' as const),
+      invoice: fc.nat({ max: 7 }),
+      on: target,
+      amount: fc.integer({ min: 1, max: 60_000 }),
+      to: fc.constantFrom('REFUND' as const, 'CUSTOMER_BALANCE' as const),
+    }),
   },
 );
 
 interface Sequence {
-  /** Names the sequence's subscriptions, one per currency, whose proration credits its steps refund. */
+  /** Names the sequence's subscriptions, one per payer and currency, whose proration credits its steps give back. */
   number: number;
   invoices: { id: string; payer: Payer; currency: string; paid: boolean }[];
   creditNotes: string[];
@@ -116,7 +123,14 @@ function splitOf(split: Split, post: number): Record<string, number> {
   return Object.fromEntries(split.map((to, i) => [FIELDS[to], i === split.length - 1 ? post - share * (split.length - 1) : share]));
 }
 
-const subscriptionOf = (sequence: Sequence, currency: string) => `subs_money_${SEED}_${sequence.number}_${currency}`;
+/** The subscription of a payer's invoices in a currency, written directly: a balance credit is the subscription customer's. */
+async function subscriptionOf(sequence: Sequence, payer: Payer, currency: string): Promise<string> {
+  const id = `subs_money_${SEED}_${sequence.number}_${payers.indexOf(payer)}_${currency}`;
+  const now = new Date();
+  const row = { accountId: platform.accountId, channelId: platform.channelIds[0], customerId: payer.customerId, status: 'ACTIVE', currency, createdAt: now, updatedAt: now };
+  await platform.db.subscription.upsert({ where: { id }, create: { id, ...row }, update: {} });
+  return id;
+}
 
 /** Runs one step; a refusal must be the spec's envelope (4xx with a code), never a server error. */
 async function run(sequence: Sequence, s: Step): Promise<void> {
@@ -140,18 +154,6 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
     invoice.paid = res.status === 200 && res.body.invoice?.status === 'PAID';
     return expectAnswer(s.op, res);
   }
-  if (s.op === 'proration') {
-    // The proration step of a subscription's update (activity refundProrationCredit), against the
-    // sequence's invoices in the currency as the subscription's paid invoices.
-    const subscriptionId = subscriptionOf(sequence, s.currency);
-    const ids = sequence.invoices.filter((invoice) => invoice.currency === s.currency).map((invoice) => invoice.id);
-    await platform.db.invoice.updateMany({ where: { id: { in: ids }, subscriptionId: null }, data: { subscriptionId } });
-    const credit = { amount: s.amount, description: 'Proration credit (property)' };
-    const { refundIds } = await refundProrationCredit({ db: platform.db, now: () => new Date() }, { subscriptionId, key: `proration/${sequence.prorations++}`, credit });
-    const notes = await platform.db.creditNote.findMany({ where: { refundId: { in: refundIds } }, select: { id: true } });
-    sequence.creditNotes.push(...notes.map((note) => note.id));
-    return count(`proration ${refundIds.length > 0 ? 'refunded' : 'nothing to refund'}`);
-  }
   if (s.op === 'adjust') {
     const payer = payers[s.payer]!;
     const res = await platform.call('/v2/customer-balance-transactions/create', { customer_id: payer.customerId, currency: s.currency, amount: s.amount, description: 'Property' });
@@ -165,6 +167,7 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
   const paidOnes = sequence.invoices.filter((invoice) => invoice.paid);
   const among = 'on' in s && s.on === 'paid' && paidOnes.length > 0 ? paidOnes : sequence.invoices;
   const target = among[s.invoice % among.length]!;
+  if (s.op === 'proration') return prorate(sequence, s, target);
   let res;
   if (s.op === 'finalize') res = await platform.call('/v2/invoices/finalize', { id: target.id });
   else if (s.op === 'void') res = await platform.call('/v2/invoices/void', { id: target.id });
@@ -191,6 +194,29 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
   expectAnswer(s.op, res);
 }
 
+/**
+ * The proration step of a subscription's update (activity refundProrationCredit), to either
+ * destination: the subscription is the target's payer's in its currency, and the sequence's
+ * invoices of that payer and currency are its paid invoices.
+ */
+async function prorate(sequence: Sequence, s: Extract<Step, { op: 'proration' }>, target: Sequence['invoices'][number]): Promise<void> {
+  const { payer, currency } = target;
+  const subscriptionId = await subscriptionOf(sequence, payer, currency);
+  const ids = sequence.invoices.filter((invoice) => invoice.payer === payer && invoice.currency === currency).map((invoice) => invoice.id);
+  await platform.db.invoice.updateMany({ where: { id: { in: ids }, subscriptionId: null }, data: { subscriptionId } });
+  const credit = { amount: s.amount, description: 'Proration credit (property)', to: s.to, at: Date.now() };
+  const given = await refundProrationCredit({ db: platform.db, now: () => new Date() }, { subscriptionId, key: `proration/${sequence.prorations++}`, credit });
+  const credited = given.creditInvoiceId
+    ? await platform.db.customerBalanceTransaction.findFirst({ where: { invoiceId: given.creditInvoiceId, type: 'CREDITED_FROM_INVOICE' }, select: { id: true } })
+    : null;
+  const notes = await platform.db.creditNote.findMany({
+    where: { OR: [{ refundId: { in: given.refundIds } }, ...(credited ? [{ balanceTransactionId: credited.id }] : [])] },
+    select: { id: true },
+  });
+  sequence.creditNotes.push(...notes.map((note) => note.id));
+  count(`proration ${s.to} ${given.refundIds.length > 0 || given.creditInvoiceId ? 'given' : 'nothing left'}`);
+}
+
 /** Answers by operation and status, printed after the run: a property whose steps were all refused would prove nothing. */
 const answers = new Map<string, number>();
 const count = (key: string) => void answers.set(key, (answers.get(key) ?? 0) + 1);
@@ -214,11 +240,24 @@ function expectAnswer(op: string, res: { status: number; body: any }): void {
  * were half of the property's run time (docs/benchmarks.md, "The money property read its invariants in seven statements per step").
  */
 interface Snapshot {
-  invoices: Array<{ id: string; status: string; totalAmount: number; amountDue: number; amountPaid: number; amountRefunded: number; amountDetails: { balance_applied?: number } }>;
+  invoices: Array<{ id: string; subscriptionId: string | null; status: string; totalAmount: number; amountDue: number; amountPaid: number; amountRefunded: number; amountDetails: { balance_applied?: number } }>;
   payments: Array<{ id: string; invoiceId: string; status: string; amount: number }>;
   refunds: Array<{ id: string; invoiceId: string; paymentId: string; status: string; amount: number }>;
-  notes: Array<{ id: string; invoiceId: string; status: string; prePaymentAmount: number; refundAmount: number; balanceCreditAmount: number; outOfBandAmount: number; refundId: string | null }>;
+  notes: Array<{
+    id: string;
+    invoiceId: string;
+    status: string;
+    origin: string;
+    prePaymentAmount: number;
+    refundAmount: number;
+    balanceCreditAmount: number;
+    outOfBandAmount: number;
+    refundId: string | null;
+    balanceTransactionId: string | null;
+  }>;
   noteLedger: Array<{ creditNoteId: string; amount: number }>;
+  /** The balance credits of the sequence's subscriptions: their credit invoices' CREDITED_FROM_INVOICE rows. */
+  prorationCredits: Array<{ id: string; subscriptionId: string; amount: number }>;
   /** Each balance of the three customers beside the sum of its ledger. */
   balances: Array<{ customerId: string; currency: string; balance: number; sum: number }>;
   /** Ledger rows of the three customers that name no document of their type. */
@@ -231,13 +270,14 @@ async function checkInvariants(sequence: Sequence): Promise<string[]> {
   const customerIds = payers.map((p) => p.customerId);
   const [snapshot] = await platform.db.$queryRaw<[Snapshot]>`
     WITH notes AS (
-      SELECT id, invoice_id AS "invoiceId", status, pre_payment_amount AS "prePaymentAmount", refund_amount AS "refundAmount",
-        balance_credit_amount AS "balanceCreditAmount", out_of_band_amount AS "outOfBandAmount", refund_id AS "refundId"
+      SELECT id, invoice_id AS "invoiceId", status, origin, pre_payment_amount AS "prePaymentAmount", refund_amount AS "refundAmount",
+        balance_credit_amount AS "balanceCreditAmount", out_of_band_amount AS "outOfBandAmount", refund_id AS "refundId",
+        balance_transaction_id AS "balanceTransactionId"
       FROM credit_notes WHERE invoice_id = ANY(${ids})
     )
     SELECT
       (SELECT COALESCE(json_agg(i), '[]') FROM (
-        SELECT id, status, total_amount AS "totalAmount", amount_due AS "amountDue", amount_paid AS "amountPaid",
+        SELECT id, subscription_id AS "subscriptionId", status, total_amount AS "totalAmount", amount_due AS "amountDue", amount_paid AS "amountPaid",
           amount_refunded AS "amountRefunded", amount_details AS "amountDetails"
         FROM invoices WHERE id = ANY(${ids})) i) AS invoices,
       (SELECT COALESCE(json_agg(p), '[]') FROM (
@@ -247,6 +287,9 @@ async function checkInvariants(sequence: Sequence): Promise<string[]> {
       (SELECT COALESCE(json_agg(n), '[]') FROM notes n) AS notes,
       (SELECT COALESCE(json_agg(t), '[]') FROM (
         SELECT credit_note_id AS "creditNoteId", amount FROM customer_balance_transactions WHERE credit_note_id IN (SELECT id FROM notes)) t) AS "noteLedger",
+      (SELECT COALESCE(json_agg(t), '[]') FROM (
+        SELECT t.id, i.subscription_id AS "subscriptionId", t.amount FROM customer_balance_transactions t JOIN invoices i ON i.id = t.invoice_id
+        WHERE t.type = 'CREDITED_FROM_INVOICE' AND i.total_amount < 0 AND i.subscription_id LIKE ${`subs_money_${SEED}_${sequence.number}_%`}) t) AS "prorationCredits",
       (SELECT COALESCE(json_agg(b), '[]') FROM (
         SELECT b.customer_id AS "customerId", b.currency, b.balance,
           (SELECT COALESCE(SUM(t.amount), 0)::int FROM customer_balance_transactions t WHERE t.customer_id = b.customer_id AND t.currency = b.currency) AS sum
@@ -259,7 +302,7 @@ async function checkInvariants(sequence: Sequence): Promise<string[]> {
           WHEN 'CREDITED_FROM_INVOICE' THEN invoice_id IS NOT NULL
           WHEN 'CREDIT_NOTE' THEN credit_note_id IS NOT NULL
         END, false)) u) AS undocumented`;
-  const { invoices, payments, refunds, notes, noteLedger, balances, undocumented } = snapshot;
+  const { invoices, payments, refunds, notes, noteLedger, prorationCredits, balances, undocumented } = snapshot;
   const violations: string[] = [];
   const check = (holds: boolean, what: string) => {
     if (!holds) violations.push(what);
@@ -268,6 +311,25 @@ async function checkInvariants(sequence: Sequence): Promise<string[]> {
   for (const b of balances) check(b.balance === b.sum, `${b.customerId} ${b.currency}: balance ${b.balance}, ledger sums to ${b.sum}`);
   // Every ledger row names the one document it came from: none of them names none.
   for (const row of undocumented) check(false, `ledger row ${row.id} (${row.type}) names no document`);
+  // A proration credit to the balance is one CREDITED_FROM_INVOICE row (its credit invoice's),
+  // documented by automatic notes against the subscription's paid invoices, which share it exactly.
+  for (const row of prorationCredits) {
+    const documented = notes.filter((n) => n.balanceTransactionId === row.id && n.status === 'ISSUED').reduce((sum, n) => sum + n.balanceCreditAmount, 0);
+    check(documented === -row.amount, `balance credit ${row.id} of ${-row.amount} is documented against the paid invoices for ${documented}`);
+  }
+  // Given back ≤ paid per subscription, whatever the notes say: its invoices' refunds and notes,
+  // the automatic balance notes left out, plus the credits its credit invoices gave the balance.
+  for (const subscriptionId of new Set(prorationCredits.map((row) => row.subscriptionId))) {
+    const own = invoices.filter((i) => i.subscriptionId === subscriptionId);
+    const paid = own.reduce((sum, i) => sum + i.amountPaid, 0);
+    const ownNotes = notes.filter((n) => n.status === 'ISSUED' && own.some((i) => i.id === n.invoiceId));
+    const noteRefunds = new Set(ownNotes.flatMap((n) => (n.refundId ? [n.refundId] : [])));
+    const givenBack =
+      refunds.filter((r) => r.status !== 'FAILED' && !noteRefunds.has(r.id) && own.some((i) => i.id === r.invoiceId)).reduce((sum, r) => sum + r.amount, 0) +
+      ownNotes.reduce((sum, n) => sum + n.refundAmount + n.outOfBandAmount + (n.origin === 'PRORATION' ? 0 : n.balanceCreditAmount), 0) +
+      prorationCredits.filter((row) => row.subscriptionId === subscriptionId).reduce((sum, row) => sum - row.amount, 0);
+    check(givenBack <= paid, `${subscriptionId}: gave back ${givenBack} of ${paid} paid`);
+  }
   for (const invoice of invoices) {
     const label = `${invoice.id} (${invoice.status})`;
     const succeeded = payments.filter((p) => p.invoiceId === invoice.id && p.status === 'SUCCEEDED');
@@ -276,9 +338,11 @@ async function checkInvariants(sequence: Sequence): Promise<string[]> {
     const balanceApplied = invoice.amountDetails.balance_applied ?? 0;
     const creditedUnpaid = standing.reduce((sum, n) => sum + n.prePaymentAmount, 0);
     const creditedPaid = standing.reduce((sum, n) => sum + n.balanceCreditAmount + n.outOfBandAmount, 0);
-    // A credit note's refund is one refund row; its balance credit one CREDIT_NOTE ledger row (two once voided: the credit and its reversal).
+    // A credit note's refund is one refund row; its balance credit one CREDIT_NOTE ledger row (two
+    // once voided: the credit and its reversal), but an automatic note's, which a credit invoice moved (above).
     for (const note of notes.filter((n) => n.invoiceId === invoice.id)) {
       if (note.refundAmount > 0) check(own.filter((r) => r.id === note.refundId).length === 1, `${label}: note ${note.id}'s refund is not one refund row`);
+      if (note.origin === 'PRORATION') continue;
       const rows = noteLedger.filter((t) => t.creditNoteId === note.id);
       const expected = note.balanceCreditAmount === 0 ? 0 : note.status === 'VOIDED' ? 2 : 1;
       const sum = rows.reduce((total, t) => total + t.amount, 0);
