@@ -13,15 +13,17 @@ import { ownChild, startApiUnderTest, type ApiUnderTest } from './processes';
 
 /**
  * `npm run bench:dashboard-flood`: customers/get timed one request at a time against `api/main.ts`
- * at rest (`BENCH_CYCLES`, default 1,000), then again while a flood of `FLOOD_AMOUNT` (3,000) bogus
+ * at rest for `BENCH_IDLE_SECONDS` (30), then again while a flood of `FLOOD_AMOUNT` (3,000) bogus
  * sign-in and accept-invitation requests over 64 connections hits the same API process
  * (dashboard-flood-load.ts, a process of its own): once all from one address, once each from a
- * random address, which no per-address limit stops; then idle again. p50/p95/p99 of each, what
- * the flood was answered, and last the ratio of the flooded p99 to the first idle p99 (issue 40:
- * at most 2).
+ * random address, which no per-address limit stops; then at rest again as long. p50/p95/p99 of
+ * each, what the flood was answered, and last the ratio of each flooded p99 to the p99 of both
+ * rests together (issue 40: at most 2). The rests last about as long as a flood and come before
+ * and after, so that on a shared machine the others' load weighs on both sides alike: a rest of a
+ * few seconds measured one quiet or one busy moment, and its p99 moved 0.6–18 ms between runs.
  */
 const ROOT = resolve(__dirname, '../..');
-const CYCLES = Number(process.env.BENCH_CYCLES ?? 1000);
+const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000;
 const WARM_UP = 100;
 const AMOUNT = Number(process.env.FLOOD_AMOUNT ?? 3000);
 const CONNECTIONS = Number(process.env.FLOOD_CONNECTIONS ?? 64);
@@ -97,15 +99,20 @@ async function main(): Promise<void> {
     const read = () => post('customers/get', { id: payer!.customerId });
     for (let n = 0; n < WARM_UP; n++) await read();
 
-    const idle: Phase = { name: 'idle', latenciesMs: [] };
-    for (let n = 0; n < CYCLES; n++) idle.latenciesMs.push(await timeOne(read));
+    const atRest = async (name: string): Promise<Phase> => {
+      const phase: Phase = { name, latenciesMs: [] };
+      const until = performance.now() + IDLE_MS;
+      while (performance.now() < until) phase.latenciesMs.push(await timeOne(read));
+      return phase;
+    };
+    const idle = await atRest('idle, before');
     const phases = [idle];
     if (VARIANTS.includes('one')) phases.push(await underFlood('flood, one address', baseUrl, 'one', read));
     if (VARIANTS.includes('spread')) phases.push(await underFlood('flood, spread', baseUrl, 'spread', read));
-    // The machine is shared: a second idle run after the floods shows how much the rest of it moved meanwhile.
-    const idleAfter: Phase = { name: 'idle, after', latenciesMs: [] };
-    for (let n = 0; n < CYCLES; n++) idleAfter.latenciesMs.push(await timeOne(read));
+    const idleAfter = await atRest('idle, after');
     phases.push(idleAfter);
+    const idleBoth: Phase = { name: 'idle, both', latenciesMs: [...idle.latenciesMs, ...idleAfter.latenciesMs] };
+    phases.push(idleBoth);
 
     const p = (phase: Phase, at: number) => percentile([...phase.latenciesMs].sort((a, b) => a - b), at);
     console.log('');
@@ -121,8 +128,10 @@ async function main(): Promise<void> {
         `  ${phase.name.padEnd(20)} ${String(phase.latenciesMs.length).padStart(9)} ${p(phase, 50).toFixed(2).padStart(8)} ${p(phase, 95).toFixed(2).padStart(8)} ${p(phase, 99).toFixed(2).padStart(8)}   ${flood}`,
       );
     }
-    for (const phase of phases.slice(1, -1)) {
-      console.log(`ratio p99 ${phase.name} / idle: ${(p(phase, 99) / p(idle, 99)).toFixed(2)}`);
+    for (const phase of phases.filter((phase) => phase.flood)) {
+      console.log(
+        `ratio p99 ${phase.name} / idle: ${(p(phase, 99) / p(idleBoth, 99)).toFixed(2)} (before: ${(p(phase, 99) / p(idle, 99)).toFixed(2)}, after: ${(p(phase, 99) / p(idleAfter, 99)).toFixed(2)})`,
+      );
     }
   } finally {
     await api?.stop();
