@@ -29,7 +29,7 @@ import { authenticateSession, refuseCrossSite, type AuthenticatedSession } from 
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './session-cookie';
 import { deviceCookie, deviceTokenOf } from './device-cookie';
 import { publicRouteThrottle } from './public-route-throttle';
-import { refusalHoldMs, refusalTarpit } from './refusal-tarpit';
+import { isHeldRefusal, refusalTarpit } from './refusal-tarpit';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 
 export interface DashboardDependencies {
@@ -305,31 +305,26 @@ function routeOf(request: FastifyRequest): Route | undefined {
  * `POST /dashboard/api/{group}/{action}`: the dashboard's own operations (sessions, TOTP, team,
  * audit log). Everything else the dashboard does goes through /v2 with the session cookie
  * (api/auth/authenticate.ts). Answers are JSON, never cached, errors in the /v2 envelope. A route
- * that needs no session takes its address's token first, before the body is read; its 429s are
- * held (refusal-tarpit.ts).
+ * that needs no session takes its address's token first, before the body is read; its refusals
+ * (a failed sign-in, a bogus token, a 429) are held, its successes never (refusal-tarpit.ts).
  */
 export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDependencies): void {
   const throttlePublic = publicRouteThrottle();
   const tarpit = refusalTarpit();
   const clock = deps.now ?? (() => new Date());
 
-  const refuse = async (request: FastifyRequest, reply: FastifyReply, error: ApiError, arrivedAt: Date): Promise<FastifyReply> => {
-    const nextTryAt = error.context?.next_try_at;
-    if (error.code === 'RATE_LIMIT' && typeof nextTryAt === 'string') {
-      const held = await tarpit(request.ip, refusalHoldMs(nextTryAt, arrivedAt, reply.elapsedTime));
-      if (held === 'over-bound') reply.header('connection', 'close');
-    }
+  const refuse = async (request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<FastifyReply> => {
+    if (isHeldRefusal(error) && (await tarpit(request.ip, reply.elapsedTime)) === 'over-bound') reply.header('connection', 'close');
     return send(reply, error);
   };
 
   const throttleBeforeAnyWork = async (request: FastifyRequest, reply: FastifyReply) => {
     if (routeOf(request)?.access !== 'public') return;
-    const arrivedAt = clock();
     try {
-      throttlePublic(request.ip, arrivedAt);
+      throttlePublic(request.ip, clock());
     } catch (error) {
       reply.header('cache-control', 'no-store');
-      return refuse(request, reply, toApiError(error, undefined), arrivedAt);
+      return refuse(request, reply, toApiError(error, undefined));
     }
   };
 
@@ -347,7 +342,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDep
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'dashboard request failed');
-      return route.access === 'public' ? refuse(request, reply, apiError, now) : send(reply, apiError);
+      return route.access === 'public' ? refuse(request, reply, apiError) : send(reply, apiError);
     }
   });
 }

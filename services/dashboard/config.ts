@@ -26,7 +26,7 @@ export interface DashboardSettings {
   passwordHashWaitMs: number;
   /** Sign-ins per second (and burst) one process checks a password for when the client is unknown. */
   unknownClientSignInsPerSecond: number;
-  /** The longest a public route's 429 is held before it is answered (api/dashboard/refusal-tarpit.ts). */
+  /** How long after it arrived a public route's refusal (failed sign-in, bad token, 429) is answered (api/dashboard/refusal-tarpit.ts). */
   publicRefusalHoldMs: number;
   /** Refusals held at once for one address; past it, answered at once and the connection closed. */
   publicRefusalsHeldPerAddress: number;

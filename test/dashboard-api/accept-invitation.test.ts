@@ -10,6 +10,8 @@ jest.mock('../../services/dashboard/passwords', () => {
 
 /** docs/dashboard.md, "Sessions": what session/accept-invitation does before and after the password. */
 const platform = usePlatform();
+// Each refused attempt held a second would only slow the file (refusal-tarpit.test.ts tests the hold).
+process.env.DASHBOARD_PUBLIC_REFUSAL_HOLD_MS = '1';
 const hashed = hashPassword as jest.MockedFunction<typeof hashPassword>;
 
 const browser = () => new BrowserSession(() => platform.baseUrl);

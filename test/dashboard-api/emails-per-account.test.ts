@@ -5,6 +5,8 @@ import { BrowserSession, PASSWORD, signedInUser, tokenOf } from './browser-sessi
 
 /** docs/dashboard.md, "Sessions": an e-mail is unique within an account, not across accounts. */
 const platform = usePlatform();
+// Each refused attempt held a second would only slow the file (refusal-tarpit.test.ts tests the hold).
+process.env.DASHBOARD_PUBLIC_REFUSAL_HOLD_MS = '1';
 
 const browser = () => new BrowserSession(() => platform.baseUrl);
 

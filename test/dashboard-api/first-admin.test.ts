@@ -9,6 +9,8 @@ import { BrowserSession, PASSWORD, tokenOf } from './browser-session';
 
 const ROOT = resolve(__dirname, '../..');
 const platform = usePlatform();
+// Each refused attempt held a second would only slow the file (refusal-tarpit.test.ts tests the hold).
+process.env.DASHBOARD_PUBLIC_REFUSAL_HOLD_MS = '1';
 
 describe('the first admin (npm start)', () => {
   it('is invited once, for the oldest account, and the link signs in once', async () => {

@@ -5,6 +5,8 @@ import { BrowserSession, PASSWORD, serverWithClock, signedInUser, tokenOf } from
 
 /** docs/dashboard.md, "Passwords": change your own, an admin's reset link, TOTP changes behind the password. */
 const platform = usePlatform();
+// Each refused attempt held a second would only slow the file (refusal-tarpit.test.ts tests the hold).
+process.env.DASHBOARD_PUBLIC_REFUSAL_HOLD_MS = '1';
 const NEW_PASSWORD = 'a brand new passphrase';
 const HOUR = 3600_000;
 

@@ -3,6 +3,8 @@ import { BrowserSession, PASSWORD, signedInUser, tokenOf } from './browser-sessi
 
 /** docs/dashboard.md, "Sessions" and "Team": pending invitations are listed, revoked, and die with their inviter's admin rights. */
 const platform = usePlatform();
+// Each refused attempt held a second would only slow the file (refusal-tarpit.test.ts tests the hold).
+process.env.DASHBOARD_PUBLIC_REFUSAL_HOLD_MS = '1';
 const HOUR = 3600_000;
 
 let admin: BrowserSession;

@@ -4,6 +4,8 @@ import { usePlatform } from '../support/platform';
 import { BrowserSession, invitationToken, PASSWORD, serverWithClock, signedInUser } from './browser-session';
 
 const platform = usePlatform();
+// Each refused attempt held a second would only slow the file (refusal-tarpit.test.ts tests the hold).
+process.env.DASHBOARD_PUBLIC_REFUSAL_HOLD_MS = '1';
 const HOUR = 3600_000;
 
 const browser = () => new BrowserSession(() => platform.baseUrl);
