@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import { Secret, TOTP } from 'otpauth';
 import { usePlatform } from '../support/platform';
 import { PASSWORD, serverWithClock, signedInUser } from './browser-session';
 
@@ -117,6 +118,16 @@ describe('the failed attempts of the public dashboard routes', () => {
     const right = await signIn('198.51.100.142', PASSWORD);
     expect(right.status).toBe(200);
     expect(right.tookMs).toBeLessThan(700);
+  });
+
+  it('answers TOTP_REQUIRED at once: the password was right', async () => {
+    const user = await signedInUser(platform, 'held-totp@example.test', 'SUPPORT');
+    const enrolled = await user.post('/dashboard/api/totp/enroll', { password: PASSWORD });
+    const totp = new TOTP({ secret: Secret.fromBase32(enrolled.body.secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    expect((await user.post('/dashboard/api/totp/confirm', { code: totp.generate() })).status).toBe(200);
+    const asked = await post(server.baseUrl, '/dashboard/api/session/sign-in', JSON.stringify({ email: 'held-totp@example.test', password: PASSWORD }), '198.51.100.147');
+    expect(asked).toMatchObject({ status: 401, body: { code: 'TOTP_REQUIRED' } });
+    expect(asked.tookMs).toBeLessThan(700);
   });
 
   it('answers at once and closes the connection past the bound of held failures per address', async () => {
