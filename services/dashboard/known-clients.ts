@@ -23,22 +23,30 @@ function clientKeysOf(client: PresentedClient): ClientKeys {
   };
 }
 
+/** A client some users of an e-mail signed in from: the key it is known by, and those users. */
+export interface KnownClient {
+  clientKey: string;
+  userIds: string[];
+}
+
 /**
- * The key of the client, if a user of `email` signed in from it within the known-client period:
- * its device when the browser presents a device token of such a user (that survives a change of
- * address), else its address. A made-up token, or one of another e-mail's user, matches no row.
+ * The client, if a user of `email` signed in from it within the known-client period: its device
+ * when the browser presents a device token of such a user (that survives a change of address),
+ * else its address; with the users it is known for. An e-mail is unique per account, not across
+ * accounts, so a client is known for the users who signed in from it, never for the others of
+ * the same e-mail. A made-up token, or one of another e-mail's user, matches no row.
  */
-export async function knownClientOf(db: Database, email: string, client: PresentedClient, now: Date): Promise<string | undefined> {
+export async function knownClientOf(db: Database, email: string, client: PresentedClient, now: Date): Promise<KnownClient | undefined> {
   const keys = clientKeysOf(client);
   const candidates = [keys.device, keys.address].filter((key): key is string => key !== undefined);
   if (candidates.length === 0) return undefined;
   const since = new Date(now.getTime() - dashboardSettings().knownClientMs);
   const rows = await db.dashboardKnownClient.findMany({
     where: { user: { is: { email } }, clientKey: { in: candidates }, lastSignedInAt: { gt: since } },
-    select: { clientKey: true },
+    select: { clientKey: true, userId: true },
   });
-  const found = new Set(rows.map((row) => row.clientKey));
-  return candidates.find((key) => found.has(key));
+  const clientKey = candidates.find((key) => rows.some((row) => row.clientKey === key));
+  return clientKey ? { clientKey, userIds: rows.filter((row) => row.clientKey === clientKey).map((row) => row.userId) } : undefined;
 }
 
 /**

@@ -36,8 +36,9 @@ export function knownClientBuckets(email: string, clientKey: string): SignInBuck
  * that is over its limit, before the password is checked and without touching the buckets after
  * it: an address over its limit adds no count, so no row, for the e-mails it goes on trying. One
  * statement per bucket, so parallel guesses cannot slip past a limit between a check and an
- * increment. A successful sign-in forgets the count that let it in (forgetSignInAttempts); every
- * other attempt, a wrong TOTP code included, keeps counting.
+ * increment. A successful sign-in from a known client forgets that client's own count
+ * (forgetSignInAttempts), never the shared ones of an address or an e-mail; every other attempt,
+ * a wrong TOTP code included, keeps counting.
  */
 export async function countSignInAttempt(db: Database, buckets: SignInBucket[], now: Date): Promise<void> {
   const settings = dashboardSettings();
@@ -56,7 +57,7 @@ export async function countSignInAttempt(db: Database, buckets: SignInBucket[], 
   }
 }
 
-/** The last bucket is the client's own (its e-mail's, or the known client's): a success empties it. */
+/** The last bucket is the caller's own (a known client's, a user's current-password count): a success empties it. */
 export async function forgetSignInAttempts(db: Database, buckets: SignInBucket[]): Promise<void> {
   const own = buckets.at(-1);
   if (own) await db.dashboardSignInThrottle.deleteMany({ where: { key: own[0] } });

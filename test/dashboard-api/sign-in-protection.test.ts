@@ -1,6 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
+import { createAccount } from '../../scripts/operator/accounts';
+import { createInvitation } from '../../services/dashboard/invitations';
 import { usePlatform } from '../support/platform';
-import { type Answer, BrowserSession, invitationToken, PASSWORD, serverWithClock, signedInUser } from './browser-session';
+import { type Answer, BrowserSession, invitationToken, PASSWORD, serverWithClock, signedInUser, tokenOf } from './browser-session';
 
 /** docs/dashboard.md, "Security": the sign-in throttle and the TOTP second factor. */
 const platform = usePlatform();
@@ -115,6 +117,29 @@ describe('sign-in throttle', () => {
     for (let i = 0; i < 5; i++) expect((await signIn(`typo ${i}`, device)).status).toBe(401);
     expect((await signIn(PASSWORD, device)).status).toBe(429);
     expect((await from('198.51.100.31')('typo@example.test', PASSWORD)).status).toBe(200);
+  });
+
+  it("guesses another account's user of the same e-mail as an unknown client, whose counts its own successes never empty", async () => {
+    // E-mails are unique per account: anyone who can invite themselves into an account of their
+    // own under a victim's e-mail signs in from a client the platform knows for that e-mail.
+    await signedInUser(platform, 'victim@example.test', 'MERCHANT_ADMIN');
+    const theirs = await createAccount(platform.db, 'Their own merchant');
+    const invitation = await createInvitation(platform.db, { accountId: theirs.id, email: 'victim@example.test', role: 'MERCHANT_ADMIN', invitedBy: null }, clock.now);
+    const ownPassword = 'their own password';
+    const accepted = await new BrowserSession(() => server.baseUrl).post(
+      '/dashboard/api/session/accept-invitation',
+      { token: tokenOf(invitation.url), password: ownPassword },
+      { headers: { 'x-forwarded-for': '203.0.113.50' } },
+    );
+    expect(accepted.status).toBe(200);
+    const attempt = from('203.0.113.50');
+    const answers: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 3; i++) answers.push((await attempt('victim@example.test', `guess ${round}.${i}`)).status);
+      expect((await attempt('victim@example.test', ownPassword)).status).toBe(200);
+    }
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429]);
+    expect((await attempt('victim@example.test', PASSWORD)).status).toBe(429);
   });
 
   it('limits IPv6 clients per /64, not per address', async () => {
