@@ -7,13 +7,13 @@ import { ApiError } from '../../domain/errors';
 import type { Database } from '../../prisma/client';
 import type { ClientInfo, DashboardActor } from '../../services/dashboard/actor';
 import { listAuditEntries, recordAudit, serializeAuditEntry } from '../../services/dashboard/audit-log';
-import { acceptInvitation, createInvitation, describeInvitation } from '../../services/dashboard/invitations';
+import { acceptInvitation, describeInvitation } from '../../services/dashboard/invitations';
 import { listPendingInvitations, revokeInvitation, serializePendingInvitation } from '../../services/dashboard/pending-invitations';
 import { changePassword } from '../../services/dashboard/password-change';
 import { createPasswordReset, describePasswordReset, resetPassword } from '../../services/dashboard/password-resets';
 import { endSession } from '../../services/dashboard/sessions';
 import { signIn } from '../../services/dashboard/sign-in';
-import { keysIssuedByMember, removeUser, updateUserRole } from '../../services/dashboard/team';
+import { inviteMember, keysIssuedByMember, removeUser, updateUserRole } from '../../services/dashboard/team';
 import { endRevokedKeyRotation } from '../../services/api-keys/revoke';
 import { serializeApiKey } from '../api-keys/schemas';
 import type { SecretCache } from '../auth/secret-cache';
@@ -197,8 +197,7 @@ const ROUTES: Record<string, Route> = {
     }),
   ),
   'users/invite': sessionRoute('admin', schemas.inviteUserRequest, async (ctx, input) => {
-    const actor = ctx.session.actor;
-    const invitation = await createInvitation(ctx.db, { accountId: actor.accountId, email: input.email, role: input.role, invitedBy: actor.userId }, ctx.now);
+    const invitation = await inviteMember(ctx.db, ctx.session.actor, { email: input.email, role: input.role }, ctx.now);
     await audit(ctx, 'users/invite', invitation.id);
     return { body: { invitation_url: invitation.url, expires_at: formatDateTime(invitation.expiresAt) } };
   }),

@@ -1,8 +1,9 @@
 import { ApiError } from '../../domain/errors';
 import { hashDashboardToken, newDashboardToken } from '../../domain/dashboard-tokens';
 import { newId } from '../../domain/ids';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { publicUrl } from '../files/config';
+import { lockAccountUsers, requireStillAdmin } from './account-users-lock';
 import type { DashboardActor } from './actor';
 import { passwordConstraintViolation } from './password-length';
 import { hashPassword } from './passwords';
@@ -18,19 +19,31 @@ export function passwordResetUrl(token: string): string {
  * users/send-password-reset: a link for a user of the admin's account to set a new password,
  * usable once within an hour. No e-mail is sent; the admin passes the link on, as with
  * invitations. An older unused link of the same user stops working, so only the newest is live.
+ * Made under the lock removal and demotion take, with the admin's role read again, so a link made
+ * while its maker is removed or demoted is refused or deleted with the rest.
  */
 export async function createPasswordReset(db: Database, actor: DashboardActor, userId: string, now: Date) {
-  const user = await db.dashboardUser.findFirst({ where: { id: userId, accountId: actor.accountId }, select: { id: true } });
-  if (!user) throw ApiError.notFound('User', userId);
   const token = newDashboardToken();
   const expiresAt = new Date(now.getTime() + RESET_LINK_TTL_MS);
-  await db.$transaction([
-    db.dashboardPasswordReset.deleteMany({ where: { userId, usedAt: null } }),
-    db.dashboardPasswordReset.create({
+  await db.$transaction(async (tx) => {
+    await lockAccountUsers(tx, actor.accountId);
+    await requireStillAdmin(tx, actor);
+    const user = await tx.dashboardUser.findFirst({ where: { id: userId, accountId: actor.accountId }, select: { id: true } });
+    if (!user) throw ApiError.notFound('User', userId);
+    await tx.dashboardPasswordReset.deleteMany({ where: { userId, usedAt: null } });
+    await tx.dashboardPasswordReset.create({
       data: { id: newId('dashboardPasswordReset', now.getTime()), userId, tokenHash: hashDashboardToken(token), createdBy: actor.userId, createdAt: now, expiresAt },
-    }),
-  ]);
+    });
+  });
   return { url: passwordResetUrl(token), expiresAt };
+}
+
+/**
+ * Links an admin made die when they stop being one (removed or demoted), as their invitations do.
+ * Deleted rather than marked: the link then answers as one replaced by a newer link does.
+ */
+export async function deletePasswordResetsBy(tx: Prisma.TransactionClient, userId: string): Promise<void> {
+  await tx.dashboardPasswordReset.deleteMany({ where: { createdBy: userId, usedAt: null } });
 }
 
 const resetSelect = { id: true, userId: true, expiresAt: true, usedAt: true } as const;

@@ -2,17 +2,12 @@ import { ApiError } from '../../domain/errors';
 import type { DashboardRole } from '../../domain/dashboard-roles';
 import type { Database, Prisma } from '../../prisma/client';
 import { activeKeysIssuedBy, revokeKeysIssuedBy } from '../api-keys/issued-keys';
+import { lockAccountUsers, requireStillAdmin } from './account-users-lock';
 import type { DashboardActor } from './actor';
+import { createInvitation } from './invitations';
+import { deletePasswordResetsBy } from './password-resets';
 import { revokeInvitationsBy } from './pending-invitations';
 import { dashboardUserSelect } from './users';
-
-/**
- * The account's users locked for a change of roles, so two admins demoting each other at the
- * same moment cannot leave the account with none.
- */
-async function lockAccountUsers(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM dashboard_users WHERE account_id = ${accountId} FOR UPDATE`;
-}
 
 async function targetIn(tx: Prisma.TransactionClient, accountId: string, userId: string) {
   const user = await tx.dashboardUser.findFirst({ where: { id: userId, accountId }, select: dashboardUserSelect });
@@ -27,7 +22,7 @@ async function requireAnotherAdmin(tx: Prisma.TransactionClient, accountId: stri
 
 /**
  * Takes effect on the user's next request: sessions read the role each time. An admin demoted
- * loses the invitations they made that are still pending.
+ * loses the invitations and the reset links they made that are still usable.
  */
 export async function updateUserRole(db: Database, actor: DashboardActor, userId: string, role: DashboardRole, now: Date) {
   return db.$transaction(async (tx) => {
@@ -36,6 +31,7 @@ export async function updateUserRole(db: Database, actor: DashboardActor, userId
     if (target.role === 'MERCHANT_ADMIN' && role !== 'MERCHANT_ADMIN') {
       await requireAnotherAdmin(tx, actor.accountId, userId);
       await revokeInvitationsBy(tx, userId, now);
+      await deletePasswordResetsBy(tx, userId);
     }
     return tx.dashboardUser.update({ where: { id: userId }, data: { role, updatedAt: now }, select: dashboardUserSelect });
   });
@@ -43,8 +39,8 @@ export async function updateUserRole(db: Database, actor: DashboardActor, userId
 
 /**
  * The user and (by the foreign key's cascade) every session and reset link of theirs go in one
- * statement; the invitations they made that are still pending are revoked with them, and, when
- * asked, the API keys whose current secret they saw. Returns the ids of the keys revoked.
+ * statement; the invitations they made that are still pending are revoked with them, the reset
+ * links they made for others deleted, and, when asked, the API keys whose current secret they saw. Returns the ids of the keys revoked.
  */
 export async function removeUser(db: Database, actor: DashboardActor, userId: string, now: Date, options: { revokeApiKeys: boolean }): Promise<string[]> {
   return db.$transaction(async (tx) => {
@@ -52,9 +48,22 @@ export async function removeUser(db: Database, actor: DashboardActor, userId: st
     const target = await targetIn(tx, actor.accountId, userId);
     if (target.role === 'MERCHANT_ADMIN') await requireAnotherAdmin(tx, actor.accountId, userId);
     await revokeInvitationsBy(tx, userId, now);
+    await deletePasswordResetsBy(tx, userId);
     const revokedKeys = options.revokeApiKeys ? await revokeKeysIssuedBy(tx, actor.accountId, userId, now) : [];
     await tx.dashboardUser.delete({ where: { id: userId } });
     return revokedKeys;
+  });
+}
+
+/**
+ * users/invite: under the lock removal and demotion take, with the inviter's role read again, so
+ * an invitation made while its inviter is removed or demoted is refused or revoked with the rest.
+ */
+export async function inviteMember(db: Database, actor: DashboardActor, invitee: { email: string; role: DashboardRole }, now: Date) {
+  return db.$transaction(async (tx) => {
+    await lockAccountUsers(tx, actor.accountId);
+    await requireStillAdmin(tx, actor);
+    return createInvitation(tx, { accountId: actor.accountId, email: invitee.email, role: invitee.role, invitedBy: actor.userId }, now);
   });
 }
 
