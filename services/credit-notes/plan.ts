@@ -48,7 +48,7 @@ export async function planCreditNote(tx: Db, invoice: InvoiceRow, input: CreditN
       payment_in_progress: true,
     });
   }
-  const [issued, { left: postPaymentCreditable }] = await Promise.all([
+  const [issued, given] = await Promise.all([
     tx.creditNote.findMany({
       where: { invoiceId: invoice.id, status: 'ISSUED' },
       select: { lines: { select: { invoiceLineItemId: true, quantity: true, taxable: true } } },
@@ -56,10 +56,12 @@ export async function planCreditNote(tx: Db, invoice: InvoiceRow, input: CreditN
     readMoneyGivenBack(tx, invoice.id),
   ]);
   const amounts = computeCreditNoteAmounts(creditableLines(invoice, issued), input.credit);
-  const allocation = allocateCredit(amounts.total, { amountDue: invoice.amountDue, postPaymentCreditable }, input.split);
+  const allocation = allocateCredit(amounts.total, { amountDue: invoice.amountDue, postPaymentCreditable: given.left }, input.split);
 
   if (allocation.refund === 0) return { invoice, amounts, allocation };
-  const found = await refundablePayment(tx, invoice.id);
+  const payment = await refundablePayment(tx, invoice.id);
+  // The balance a PAID invoice consumed is part of what it may give back, but never to the card.
+  const found = payment && { payment: payment.payment, refundable: Math.min(payment.refundable, given.refundable) };
   if (!found || found.refundable < allocation.refund) {
     throw new ApiError(
       'REFUND_EXCEEDS_PAYMENT',

@@ -1,5 +1,6 @@
 import { moneyGivenBack, type MoneyGivenBack } from '../../domain/money-given-back';
 import type { Prisma } from '../../prisma/client';
+import { invoiceAmountDetails } from '../invoices/invoice-object';
 
 type Db = Prisma.TransactionClient;
 
@@ -10,12 +11,18 @@ type Db = Prisma.TransactionClient;
  */
 export async function readMoneyGivenBack(tx: Db, invoiceId: string): Promise<MoneyGivenBack> {
   const [invoice, refunds, issuedNotes] = await Promise.all([
-    tx.invoice.findUniqueOrThrow({ where: { id: invoiceId }, select: { amountPaid: true } }),
+    tx.invoice.findUniqueOrThrow({ where: { id: invoiceId }, select: { amountPaid: true, amountDetails: true, status: true } }),
     tx.refund.findMany({ where: { invoiceId }, select: { id: true, amount: true, status: true } }),
     tx.creditNote.findMany({
       where: { invoiceId, status: 'ISSUED' },
       select: { refundId: true, refundAmount: true, balanceCreditAmount: true, outOfBandAmount: true },
     }),
   ]);
-  return moneyGivenBack({ amountPaid: invoice.amountPaid, refunds, issuedNotes });
+  return moneyGivenBack({
+    amountPaid: invoice.amountPaid,
+    balanceApplied: invoiceAmountDetails(invoice.amountDetails).balance_applied,
+    paid: invoice.status === 'PAID',
+    refunds,
+    issuedNotes,
+  });
 }

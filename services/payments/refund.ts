@@ -58,9 +58,10 @@ export async function refundInvoice(deps: RefundDependencies, scope: Scope, inpu
       });
     }
     const { payment } = found;
-    // Credit notes gave back part of the payment too (to the balance, out of band): only the rest may be refunded.
-    const { givenBack, left } = await readMoneyGivenBack(tx, row.id);
-    const refundable = Math.min(found.refundable, left);
+    // Credit notes gave back part of the invoice too (to the balance, out of band): only the rest may be refunded, and never more than the card paid.
+    const given = await readMoneyGivenBack(tx, row.id);
+    const { givenBack } = given;
+    const refundable = Math.min(found.refundable, given.refundable);
     const amount = input.amount ?? refundable;
     if (amount > refundable || amount === 0) {
       throw new ApiError(

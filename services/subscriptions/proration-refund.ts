@@ -56,8 +56,8 @@ export async function refundProrationCredit(
       await lockInvoice(tx, invoice.id);
       const found = await refundablePayment(tx, invoice.id);
       if (!found) continue;
-      // Credit notes may have given part of the payment back already (to the balance, out of band).
-      const amount = Math.min(left, found.refundable, (await readMoneyGivenBack(tx, invoice.id)).left);
+      // Credit notes may have given part of the invoice back already (to the balance, out of band).
+      const amount = Math.min(left, found.refundable, (await readMoneyGivenBack(tx, invoice.id)).refundable);
       if (amount === 0) continue;
       ids.push(await reserveRefund(tx, { invoice, payment: found.payment, amount, reason: input.credit.description, key: `${prefix}${invoice.id}`, now }));
       left -= amount;
