@@ -8,7 +8,8 @@ import { usePlatform } from '../support/platform';
  * with every split of the paid part, and their voids; proration credits refunded to the card or
  * credited to the customer balance) over
  * three customers and two currencies, in any order, and after every step the invariants over what
- * the database holds, "given back ≤ paid" per invoice among them. Seeded and reproducible: the
+ * the database holds, "given back ≤ paid" per invoice among them (paid: the card's payment and,
+ * once PAID, the balance it consumed) and "refunded ≤ paid by card". Seeded and reproducible: the
  * seed is printed, and `MONEY_PROPERTY_SEED` replays a run.
  */
 const platform = usePlatform();
@@ -132,6 +133,10 @@ async function subscriptionOf(sequence: Sequence, payer: Payer, currency: string
   return id;
 }
 
+/** The balance a PAID invoice consumed at finalization: paid too, though not by card. */
+const balanceConsumed = (invoice: { status: string; amountDetails: unknown }) =>
+  invoice.status === 'PAID' ? Math.max(0, (invoice.amountDetails as { balance_applied?: number } | null)?.balance_applied ?? 0) : 0;
+
 /** Runs one step; a refusal must be the spec's envelope (4xx with a code), never a server error. */
 async function run(sequence: Sequence, s: Step): Promise<void> {
   if (s.op === 'create') {
@@ -149,7 +154,11 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
     const draft = await ok('invoices/create', { customer_id: payer.customerId, currency: s.currency, line_items: [{ amount: s.amount, quantity: 1, description: 'Property' }] });
     const invoice = { id: draft.id, payer, currency: s.currency, paid: false };
     sequence.invoices.push(invoice);
-    await ok('invoices/finalize', { id: draft.id });
+    // A credit balance may pay it in full at finalization: a balance-paid invoice, paid without the card.
+    if ((await ok('invoices/finalize', { id: draft.id })).status === 'PAID') {
+      invoice.paid = true;
+      return count('paid from the balance');
+    }
     const res = await platform.call('/v2/invoices/pay', { id: draft.id, payment_instrument_id: payer.cards.pays });
     invoice.paid = res.status === 200 && res.body.invoice?.status === 'PAID';
     return expectAnswer(s.op, res);
@@ -169,7 +178,10 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
   const target = among[s.invoice % among.length]!;
   if (s.op === 'proration') return prorate(sequence, s, target);
   let res;
-  if (s.op === 'finalize') res = await platform.call('/v2/invoices/finalize', { id: target.id });
+  if (s.op === 'finalize') {
+    res = await platform.call('/v2/invoices/finalize', { id: target.id });
+    if (res.status === 200 && res.body.status === 'PAID') target.paid = true;
+  }
   else if (s.op === 'void') res = await platform.call('/v2/invoices/void', { id: target.id });
   else if (s.op === 'pay') {
     res = await platform.call('/v2/invoices/pay', { id: target.id, payment_instrument_id: target.payer.cards[s.card] });
@@ -178,7 +190,7 @@ async function run(sequence: Sequence, s: Step): Promise<void> {
   else if (s.op === 'refund-rest') res = await platform.call('/v2/invoices/refund', { id: target.id });
   else if (s.op === 'credit') {
     const invoice = await platform.db.invoice.findUniqueOrThrow({ where: { id: target.id } });
-    const amount = Math.max(1, Math.round((invoice.amountDue + invoice.amountPaid - invoice.amountRefunded) * s.share));
+    const amount = Math.max(1, Math.round((invoice.amountDue + invoice.amountPaid + balanceConsumed(invoice) - invoice.amountRefunded) * s.share));
     const ask = { invoice_id: target.id, amount, reason: 'OTHER' };
     // Without a split, a note that covers paid money is refused with the part to split in its context.
     const preview = await platform.call('/v2/credit-notes/preview', ask);
@@ -321,7 +333,7 @@ async function checkInvariants(sequence: Sequence): Promise<string[]> {
   // the automatic balance notes left out, plus the credits its credit invoices gave the balance.
   for (const subscriptionId of new Set(prorationCredits.map((row) => row.subscriptionId))) {
     const own = invoices.filter((i) => i.subscriptionId === subscriptionId);
-    const paid = own.reduce((sum, i) => sum + i.amountPaid, 0);
+    const paid = own.reduce((sum, i) => sum + i.amountPaid + balanceConsumed(i), 0);
     const ownNotes = notes.filter((n) => n.status === 'ISSUED' && own.some((i) => i.id === n.invoiceId));
     const noteRefunds = new Set(ownNotes.flatMap((n) => (n.refundId ? [n.refundId] : [])));
     const givenBack =
@@ -357,13 +369,19 @@ async function checkInvariants(sequence: Sequence): Promise<string[]> {
     check(invoice.amountRefunded === refunded, `${label}: amount_refunded ${invoice.amountRefunded}, refunds sum to ${refunded}`);
     for (const refund of own) check(succeeded.some((p) => p.id === refund.paymentId), `${label}: refund ${refund.id} names no payment of it`);
     // Given back ≤ paid: refunds made without a note, and the refund, balance-credit and
-    // out-of-band parts of its ISSUED notes, never exceed what the invoice was paid (issue 40).
+    // out-of-band parts of its ISSUED notes, never exceed what the invoice was paid, by card or,
+    // once PAID, from the balance (issue 40); refunds alone never exceed what the card paid.
+    const consumed = balanceConsumed(invoice);
     const noteRefunds = new Set(standing.flatMap((n) => (n.refundId ? [n.refundId] : [])));
-    const givenBack =
-      own.filter((r) => !noteRefunds.has(r.id)).reduce((sum, r) => sum + r.amount, 0) +
-      standing.reduce((sum, n) => sum + n.refundAmount + n.balanceCreditAmount + n.outOfBandAmount, 0);
-    check(givenBack <= invoice.amountPaid, `${label}: gave back ${givenBack} of ${invoice.amountPaid} paid`);
-    check(invoice.amountPaid - invoice.amountRefunded - creditedPaid >= 0, `${label}: paid ${invoice.amountPaid} − refunded ${invoice.amountRefunded} − credited ${creditedPaid} < 0`);
+    const refundsGiven = own.filter((r) => !noteRefunds.has(r.id)).reduce((sum, r) => sum + r.amount, 0) + standing.reduce((sum, n) => sum + n.refundAmount, 0);
+    const givenBack = refundsGiven + standing.reduce((sum, n) => sum + n.balanceCreditAmount + n.outOfBandAmount, 0);
+    check(givenBack <= invoice.amountPaid + consumed, `${label}: gave back ${givenBack} of ${invoice.amountPaid} paid by card and ${consumed} from the balance`);
+    check(refundsGiven <= invoice.amountPaid, `${label}: refunded ${refundsGiven} of ${invoice.amountPaid} paid by card`);
+    check(invoice.amountRefunded <= invoice.amountPaid, `${label}: amount_refunded ${invoice.amountRefunded} > amount_paid ${invoice.amountPaid}`);
+    check(
+      invoice.amountPaid + consumed - invoice.amountRefunded - creditedPaid >= 0,
+      `${label}: paid ${invoice.amountPaid} + ${consumed} from the balance − refunded ${invoice.amountRefunded} − credited ${creditedPaid} < 0`,
+    );
     // total − balance applied − credit notes against the unpaid part = amount_due + paid (a void owes nothing).
     if (invoice.status !== 'VOIDED' && invoice.status !== 'DRAFT') {
       const owed = invoice.totalAmount - balanceApplied - creditedUnpaid;
