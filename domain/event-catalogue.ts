@@ -35,7 +35,7 @@ export const EVENT_NAMES = [
  * Events the platform adds beyond section 6.2. Section 9 makes new event types opt-in: an
  * endpoint receives them only once it names them, never by default (docs/webhooks.md).
  */
-export const OPT_IN_EVENT_NAMES = ['CreditNoteCreated', 'CreditNoteVoided'] as const;
+export const OPT_IN_EVENT_NAMES = ['CreditNoteCreated', 'CreditNoteVoided', 'InvoicePaymentActionRequired', 'PaymentDisputed'] as const;
 
 /**
  * Events sent to one endpoint on request and never dispatched to subscribers, so no endpoint

@@ -43,6 +43,9 @@ export interface Route {
 /** The route of an account with no published configuration for the payment's channel or account-wide. */
 export const DEFAULT_PROVIDERS: readonly string[] = ['sandbox-alpha', 'sandbox-beta'];
 
+/** The default route of an account connected to Stripe (docs/payments-stripe.md, "Routing"). */
+export const STRIPE_DEFAULT_PROVIDERS: readonly string[] = ['stripe'];
+
 export function matches(match: RouteMatch, facts: PaymentFacts): boolean {
   if (match.currencies && !match.currencies.includes(facts.currency)) return false;
   if (match.amount?.min !== undefined && facts.amount < match.amount.min) return false;

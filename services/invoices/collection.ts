@@ -210,6 +210,9 @@ export async function attemptInvoiceCollection(deps: CollectionDependencies, inp
       (work) => deps.db.$transaction(work),
       followUp,
     );
+    // The provider is still processing the charge (docs/payments-stripe.md): the attempt holds
+    // the invoice and is retried by Temporal, each retry asking the provider, until it decides.
+    if (settlement.payment.status === 'PENDING') throw new Error(`Payment ${settlement.payment.id} of ${input.invoiceId} awaits its provider's decision.`);
     return resultOf(settlement.invoice.status, input.retriesLeft, settlement.payment.id);
   }
 }

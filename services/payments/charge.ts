@@ -4,7 +4,7 @@ import { endOfExpiryMonth, type SandboxScenario } from '../../domain/cards';
 import { isCurrencyCode } from '../../domain/currencies';
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
-import { MAX_AMOUNT, type PaymentStatus } from '../../domain/payments';
+import { isWaitingPayment, MAX_AMOUNT, type PaymentStatus } from '../../domain/payments';
 import { selectRoute, type RouteTree } from '../../domain/routing';
 import type { Database, Prisma } from '../../prisma/client';
 import { findChargedCustomer } from '../customers/repository';
@@ -14,6 +14,7 @@ import { screenPayment } from './antifraud-screen';
 import { claimPayment, insertPayment, paymentById, paymentByKey, recordPaymentStep, type PaymentRow } from './payment-rows';
 import type { ChargeOutcome, ChargeResult, PaymentProvider, ProviderCard } from './providers/provider';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
+import { AUTHENTICATION_REQUIRED, providerKeyOf, refreshWaitingPayment, waitingFinal } from './waiting-payments';
 
 export interface ChargeInput {
   accountId: string;
@@ -33,7 +34,10 @@ export interface ChargeInput {
 /** What a caller (workflow, API) learns of a finished payment; plain JSON. */
 export interface ChargeSummary {
   paymentId: string;
+  /** REQUIRES_ACTION and AWAITING_PROVIDER end the call but not the payment: the provider decides later. */
   status: Exclude<PaymentStatus, 'PENDING' | 'PROCESSING'>;
+  /** Where the customer authenticates, while REQUIRES_ACTION. */
+  nextActionUrl?: string;
   declineCode?: string;
   declineMessage?: string;
   /** Whether charging again later (with a new idempotency key) may succeed. */
@@ -90,7 +94,12 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
     findChargedCustomer(db, input.accountId, input.customerId),
     chargeableInstrument(db, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId }),
   ]);
-  if (existing) return settle(db, providers, now, sameRequest(existing, input));
+  if (existing) {
+    const payment = sameRequest(existing, input);
+    // A payment waiting for its provider is brought up to date: the next caller asks the provider.
+    if (isWaitingPayment(payment.status)) return summaryOf(await refreshWaitingPayment(db, providers, now, payment));
+    return settle(db, providers, now, payment);
+  }
   if (!customer) refuse(`Customer ${input.customerId} does not exist in account ${input.accountId}.`, 'CUSTOMER_NOT_FOUND');
   const instrument = verdict.chargeable || verdict.reason === 'NOT_ACTIVE' ? verdict.instrument : undefined;
   const channelId = instrument?.channelId ?? customer.channelId;
@@ -208,6 +217,7 @@ interface Subject {
   tree: RouteTree;
 }
 
+/** Finished for the charge path: final, or waiting for its provider (services/payments/waiting-payments.ts). */
 function isFinal(payment: PaymentRow): boolean {
   return payment.status !== 'PENDING' && payment.status !== 'PROCESSING';
 }
@@ -257,7 +267,10 @@ async function drive(db: Database, providers: ProviderRegistry, now: () => Date,
     const card: ProviderCard = {
       instrumentId: instrument.id,
       brand: instrument.brand,
-      sandboxScenario: instrument.sandboxScenario as SandboxScenario,
+      sandboxScenario: instrument.sandboxScenario as SandboxScenario | null,
+      provider: instrument.provider,
+      providerReference: instrument.providerReference,
+      providerCustomerReference: instrument.providerCustomerReference,
     };
 
     let resumed = claimed.resumed;
@@ -301,14 +314,24 @@ interface Step {
 }
 
 async function ask(provider: PaymentProvider, payment: PaymentRow, card: ProviderCard, now: () => Date, resumed: boolean): Promise<Step> {
-  const idempotencyKey = `${payment.id}/${provider.name}`;
+  const idempotencyKey = providerKeyOf(payment.id, provider.name);
   // A run that died after asking may have been answered: the provider's books say so by key, and
   // a provider that holds nothing under the key never processed it, so charging is safe.
-  const booked = resumed ? await provider.lookup(idempotencyKey) : null;
-  let result: ChargeResult = booked ?? (await provider.charge({ idempotencyKey, amount: payment.amount, currency: payment.currency, card }));
+  const booked = resumed ? await provider.lookup(idempotencyKey, payment.accountId) : null;
+  let result: ChargeResult =
+    booked ??
+    (await provider.charge({
+      idempotencyKey,
+      accountId: payment.accountId,
+      amount: payment.amount,
+      currency: payment.currency,
+      card,
+      paymentId: payment.id,
+      invoiceId: payment.invoiceId,
+    }));
   const timedOut = result.outcome === 'TIMEOUT';
   // The request may have been processed even though no answer came back: the books tell.
-  if (timedOut) result = (await provider.lookup(idempotencyKey)) ?? result;
+  if (timedOut) result = (await provider.lookup(idempotencyKey, payment.accountId)) ?? result;
 
   const attempt: Attempt = {
     provider: provider.name,
@@ -336,6 +359,10 @@ async function ask(provider: PaymentProvider, payment: PaymentRow, card: Provide
           providerChargeId: result.providerChargeId,
         },
       };
+    case 'REQUIRES_ACTION':
+    case 'PROCESSING':
+      // The provider holds the charge now: no other provider may be asked for this payment.
+      return { attempt, final: { ...waitingFinal(result), provider: provider.name, providerChargeId: result.providerChargeId } };
     default:
       return { attempt };
   }
@@ -346,6 +373,10 @@ function codeOf(result: ChargeResult): { code?: string } {
     case 'HARD_DECLINED':
     case 'SOFT_DECLINED':
       return { code: result.declineCode };
+    case 'REQUIRES_ACTION':
+      return { code: AUTHENTICATION_REQUIRED };
+    case 'PROCESSING':
+      return { code: 'processing' };
     case 'UNAVAILABLE':
       return { code: 'provider_unavailable' };
     case 'TIMEOUT':
@@ -400,6 +431,7 @@ async function record(db: Database, now: () => Date, payment: PaymentRow, attemp
           provider: final.provider ?? null,
           providerChargeId: final.providerChargeId ?? null,
           fee: final.fee ?? null,
+          nextActionUrl: final.nextActionUrl ?? null,
         }
       : undefined,
   );
@@ -410,7 +442,7 @@ function countryOf(address: Prisma.JsonValue | null): string | undefined {
   return typeof country === 'string' ? country : undefined;
 }
 
-function summaryOf(payment: PaymentRow): ChargeSummary {
+export function summaryOf(payment: PaymentRow): ChargeSummary {
   return {
     paymentId: payment.id,
     status: payment.status as ChargeSummary['status'],
@@ -420,5 +452,6 @@ function summaryOf(payment: PaymentRow): ChargeSummary {
     ...(payment.provider !== null ? { provider: payment.provider } : {}),
     ...(payment.providerChargeId !== null ? { providerChargeId: payment.providerChargeId } : {}),
     ...(payment.fee !== null ? { fee: payment.fee } : {}),
+    ...(payment.nextActionUrl !== null ? { nextActionUrl: payment.nextActionUrl } : {}),
   };
 }

@@ -4,13 +4,15 @@
  */
 export type PaymentObject = {
   id?: string;
-  status: 'SUCCEEDED' | 'DECLINED' | 'FAILED';
+  status: 'SUCCEEDED' | 'DECLINED' | 'FAILED' | 'REQUIRES_ACTION' | 'PENDING';
   amount: number;
   currency: string;
   decline_code?: string;
   decline_message?: string;
   retryable: boolean;
   provider?: string;
+  provider_reference?: string;
+  next_action_url?: string;
   payment_instrument_id?: string;
 };
 
@@ -21,7 +23,7 @@ export type RefundObject = {
   amount: number;
   currency: string;
   reason?: string;
-  status: 'SUCCEEDED' | 'FAILED';
+  status: 'SUCCEEDED' | 'FAILED' | 'PENDING';
   provider: string;
   created_at: string;
 };

@@ -13,7 +13,7 @@ export type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThr
 const COLUMNS = `id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", instrument_id AS "instrumentId",
   invoice_id AS "invoiceId", idempotency_key AS "idempotencyKey", amount, currency, status, decline_code AS "declineCode",
   decline_message AS "declineMessage", retryable, provider, provider_charge_id AS "providerChargeId", fee,
-  refunded_amount AS "refundedAmount", attempts, reference, attempt_key AS "attemptKey", claimed_at AS "claimedAt",
+  next_action_url AS "nextActionUrl", refunded_amount AS "refundedAmount", attempts, reference, attempt_key AS "attemptKey", claimed_at AS "claimedAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const byKeySql = sqlStatement('payments.by_key', `SELECT ${COLUMNS} FROM payments WHERE account_id = $1 AND idempotency_key = $2`);
@@ -41,8 +41,18 @@ const recordStepSql = sqlStatement(
 const recordFinalSql = sqlStatement(
   'payments.record_final',
   `UPDATE payments SET updated_at = $3, attempts = coalesce($4::jsonb, attempts), status = $5, decline_code = $6, decline_message = $7,
-                       retryable = $8, provider = $9, provider_charge_id = $10, fee = $11, attempt_key = NULL, claimed_at = NULL
+                       retryable = $8, provider = $9, provider_charge_id = $10, fee = $11, next_action_url = $12, attempt_key = NULL, claimed_at = NULL
    WHERE id = $1 AND status = 'PROCESSING' AND attempt_key = $2
+   RETURNING ${COLUMNS}`,
+);
+/**
+ * A payment waiting for its provider (REQUIRES_ACTION, AWAITING_PROVIDER) brought to what the
+ * provider says now; only from the status it was read in, so a webhook and a sweep racing write once.
+ */
+const resolveWaitingSql = sqlStatement(
+  'payments.resolve_waiting',
+  `UPDATE payments SET updated_at = $3, status = $4, decline_code = $5, decline_message = $6, retryable = $7, fee = $8, next_action_url = $9
+   WHERE id = $1 AND status = $2
    RETURNING ${COLUMNS}`,
 );
 
@@ -97,6 +107,7 @@ export interface FinalRecord {
   provider: string | null;
   providerChargeId: string | null;
   fee: number | null;
+  nextActionUrl?: string | null;
 }
 
 /**
@@ -113,8 +124,19 @@ export async function recordPaymentStep(
   const head = [claim.id, claim.attemptKey, at, attempts ? JSON.stringify(attempts) : null];
   const [row] = final
     ? await writeRows<PaymentRow>(db, recordFinalSql, [
-        ...head, final.status, final.declineCode, final.declineMessage, final.retryable, final.provider, final.providerChargeId, final.fee,
+        ...head, final.status, final.declineCode, final.declineMessage, final.retryable, final.provider, final.providerChargeId, final.fee, final.nextActionUrl ?? null,
       ])
     : await writeRows<PaymentRow>(db, recordStepSql, head);
+  return row;
+}
+
+/** The new state of a waiting payment, or undefined when another caller moved it first. */
+export async function resolveWaitingPayment(
+  db: Database | Prisma.TransactionClient,
+  payment: { id: string; status: string },
+  at: Date,
+  to: Pick<FinalRecord, 'status' | 'declineCode' | 'declineMessage' | 'retryable' | 'fee'> & { nextActionUrl: string | null },
+): Promise<PaymentRow | undefined> {
+  const [row] = await writeRows<PaymentRow>(db, resolveWaitingSql, [payment.id, payment.status, at, to.status, to.declineCode, to.declineMessage, to.retryable, to.fee, to.nextActionUrl]);
   return row;
 }

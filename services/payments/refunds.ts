@@ -1,4 +1,5 @@
 import { createRefundRegistry, type RefundRegistry } from './providers/registry';
+import type { RefundResult } from './providers/provider';
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import type { Database, Prisma } from '../../prisma/client';
@@ -108,14 +109,20 @@ export async function finishRefund(
   transaction: <T>(work: (tx: Db) => Promise<T>) => Promise<T>,
   now: () => Date,
   providers: RefundRegistry = createRefundRegistry(db),
+  /** The provider's answer when it came by itself (a webhook); asked of the provider otherwise. */
+  told?: RefundResult,
 ): Promise<RefundOutcome> {
   const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId } });
-  const answer = refund.status === 'PENDING' ? await askProvider(db, providers, refund) : undefined;
+  const answer = refund.status === 'PENDING' ? (told ?? (await askProvider(db, providers, refund))) : undefined;
   return transaction(async (tx) => {
     await lockInvoice(tx, refund.invoiceId);
     let current = await tx.refund.findUniqueOrThrow({ where: { id: refundId } });
     const at = now();
-    const settles = current.status === 'PENDING' && answer !== undefined;
+    const settles = current.status === 'PENDING' && answer !== undefined && answer.outcome !== 'PENDING';
+    if (current.status === 'PENDING' && answer?.outcome === 'PENDING' && current.providerRefundId !== answer.providerRefundId) {
+      // The provider accepted it and finishes it later: its id is kept; the refund stays PENDING.
+      current = await tx.refund.update({ where: { id: refundId }, data: { providerRefundId: answer.providerRefundId, updatedAt: at } });
+    }
     if (settles && answer.outcome === 'REFUNDED') {
       current = await tx.refund.update({ where: { id: refundId }, data: { status: 'SUCCEEDED', providerRefundId: answer.providerRefundId, updatedAt: at } });
     } else if (settles) {
@@ -145,5 +152,5 @@ async function askProvider(db: Database, providers: RefundRegistry, refund: Refu
   if (!provider || !payment.providerChargeId) {
     return { outcome: 'REJECTED' as const };
   }
-  return provider.refund({ idempotencyKey: refund.idempotencyKey, providerChargeId: payment.providerChargeId, amount: refund.amount });
+  return provider.refund({ idempotencyKey: refund.idempotencyKey, accountId: refund.accountId, providerChargeId: payment.providerChargeId, amount: refund.amount });
 }

@@ -70,22 +70,39 @@ export interface Settlement {
  */
 export async function settleCharge(
   tx: Db,
-  input: { invoiceId: string; key: string; amount: number; charge: ChargeEnd; origin: ChargeOrigin; instrumentId?: string; now: Date },
+  input: {
+    invoiceId: string;
+    key: string;
+    amount: number;
+    charge: ChargeEnd;
+    origin: ChargeOrigin;
+    instrumentId?: string;
+    now: Date;
+    /**
+     * A provider's later decision on a payment whose charge released the guard already (the
+     * customer authenticated after REQUIRES_ACTION): applied without the guard, which it leaves
+     * as it is. The caller applies each such decision once (services/payments/provider-decisions.ts).
+     */
+    late?: boolean;
+  },
 ): Promise<Settlement> {
   const { now, charge } = input;
   const invoice = (await lockInvoice(tx, input.invoiceId))!;
   const payment = paymentObjectOf(input.amount, invoice.currency, charge, input.instrumentId);
-  if (invoice.paymentInProgressId !== input.key) {
+  const own = invoice.paymentInProgressId === input.key;
+  // A provider still processing holds the invoice: the guard stays, so nobody charges it again
+  // before the provider decides (its webhook or the payment's next caller settles it).
+  if ((!own && !input.late) || charge.status === 'AWAITING_PROVIDER') {
     return { invoice: await invoiceObjectOf(tx, invoice, now), payment, applied: false };
   }
 
-  const transition = transitionOf(invoice.status, charge, input.origin);
+  const transition = transitionOf(invoice.status, charge, own ? input.origin : { kind: 'pay' });
   const succeeded = charge.status === 'SUCCEEDED';
   const amountPaid = invoice.amountPaid + (succeeded ? input.amount : 0);
   const change = {
-    paymentInProgressId: null,
+    ...(own ? { paymentInProgressId: null } : {}),
     // A retry of this attempt reads it and returns the outcome instead of claiming anew.
-    ...(input.origin.kind === 'collection' ? { collectionAttemptsSettled: input.origin.attempt + 1 } : {}),
+    ...(own && input.origin.kind === 'collection' ? { collectionAttemptsSettled: input.origin.attempt + 1 } : {}),
     ...(transition ? { status: nextStatus(transition, invoice.status), updatedAt: now } : {}),
     ...(succeeded ? { amountPaid, amountDue: Math.max(0, invoice.amountDue - input.amount), paidAt: now } : {}),
   };
@@ -94,6 +111,7 @@ export async function settleCharge(
   // A success with no transition (the invoice left the collectible statuses meanwhile) is kept
   // in amount_paid for the books but announces no payment of the invoice.
   const events: EventName[] = succeeded ? (transition ? ['InvoicePaid'] : []) : ['InvoicePaymentFailed'];
+  if (charge.status === 'REQUIRES_ACTION') events.push('InvoicePaymentActionRequired');
   if (transition === 'chargeFailedRetryable') events.push('InvoiceDunningStarted');
   if (transition === 'chargeFailedFinal' || transition === 'dunningExhausted') events.push('InvoiceUnpaid');
   await updateInvoiceColumns(
@@ -123,13 +141,16 @@ function transitionOf(status: string, charge: ChargeEnd, origin: ChargeOrigin): 
 export function paymentObjectOf(amount: number, currency: string, charge: ChargeEnd, instrumentId?: string): PaymentObject {
   return {
     ...(charge.paymentId ? { id: charge.paymentId } : {}),
-    status: charge.status,
+    // Inside, a payment the provider is processing is AWAITING_PROVIDER, apart from the charge path's own PENDING.
+    status: charge.status === 'AWAITING_PROVIDER' ? 'PENDING' : charge.status,
     amount,
     currency,
     ...(charge.declineCode ? { decline_code: charge.declineCode } : {}),
     ...(charge.declineMessage ? { decline_message: charge.declineMessage } : {}),
     retryable: charge.retryable,
     ...(charge.provider ? { provider: charge.provider } : {}),
+    ...(charge.providerChargeId && charge.provider && !charge.provider.startsWith('sandbox-') ? { provider_reference: charge.providerChargeId } : {}),
+    ...(charge.nextActionUrl ? { next_action_url: charge.nextActionUrl } : {}),
     ...(instrumentId ? { payment_instrument_id: instrumentId } : {}),
   };
 }

@@ -142,7 +142,7 @@ describe('the payment sweeper', () => {
         name,
         {
           name,
-          lookup: (key) => provider.lookup(key),
+          lookup: (key, account) => provider.lookup(key, account),
           charge: async (req) => {
             charges.push(name);
             const answer = await provider.charge(req);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const spying = new Map(
     [...real].map(([name, provider]): [string, PaymentProvider] => [
       name,
-      { name, lookup: (key) => provider.lookup(key), charge: (req) => (providerCalls.push(name), provider.charge(req)) },
+      { name, lookup: (key, account) => provider.lookup(key, account), charge: (req) => (providerCalls.push(name), provider.charge(req)) },
     ]),
   );
   charge = createChargeActivities({ db: database.db, providers: spying }).chargePayment;

@@ -36,7 +36,7 @@ function observed(db: Database, before: (req: Parameters<PaymentProvider['charge
       name,
       {
         name,
-        lookup: (key) => (lookups.push(name), provider.lookup(key)),
+        lookup: (key, account) => (lookups.push(name), provider.lookup(key, account)),
         charge: async (req) => {
           charges.push(name);
           await before(req);
@@ -114,7 +114,7 @@ describe('claims of the charge path', () => {
         name,
         {
           name,
-          lookup: (key) => provider.lookup(key),
+          lookup: (key, account) => provider.lookup(key, account),
           charge: async (req) => {
             const answer = await provider.charge(req);
             await new Promise<void>((resolve) => (wake = resolve));

@@ -44,7 +44,7 @@ function counting(registry: ProviderRegistry) {
   const wrapped = new Map(
     [...registry].map(([name, provider]): [string, PaymentProvider] => [
       name,
-      { name, lookup: (key) => provider.lookup(key), charge: (req) => (calls.push(name), provider.charge(req)) },
+      { name, lookup: (key, account) => provider.lookup(key, account), charge: (req) => (calls.push(name), provider.charge(req)) },
     ]),
   );
   return { calls, registry: wrapped as ProviderRegistry };
@@ -235,7 +235,7 @@ describe('crash safety', () => {
     const provider = real.get(name)!;
     registry.set(name, {
       name,
-      lookup: (key) => provider.lookup(key),
+      lookup: (key, account) => provider.lookup(key, account),
       charge: (req) => {
         if (tripped) return provider.charge(req);
         tripped = true;

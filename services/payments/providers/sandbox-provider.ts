@@ -15,6 +15,8 @@ import {
   type RefundResult,
 } from './provider';
 
+export type SandboxOutcome = Exclude<ChargeOutcome, 'REQUIRES_ACTION' | 'PROCESSING'>;
+
 /** A fee of `basisPoints` / 10,000 of the amount plus `fixed`, all in minor units. */
 export interface FeeSchedule {
   basisPoints: number;
@@ -24,8 +26,8 @@ export interface FeeSchedule {
 export interface SandboxProfile {
   name: string;
   fee: FeeSchedule;
-  /** How this provider treats each test scenario. */
-  outcomeOf(scenario: SandboxScenario): ChargeOutcome;
+  /** How this provider treats each test scenario: the sandbox never asks for action nor processes late. */
+  outcomeOf(scenario: SandboxScenario): SandboxOutcome;
 }
 
 const DECLINES = {
@@ -61,6 +63,9 @@ export function sandboxProvider(db: Database, profile: SandboxProfile): PaymentP
     name: profile.name,
     lookup,
     async charge(request: ChargeRequest): Promise<ChargeResult> {
+      // Another provider's card (a Stripe PaymentMethod) is no token of the sandbox: it cannot
+      // reach it, as a real acquirer cannot charge another's token, and the cascade moves on.
+      if (request.card.sandboxScenario === null) return { outcome: 'UNAVAILABLE' };
       const outcome = profile.outcomeOf(request.card.sandboxScenario);
       // A recorded answer under the key wins over whatever the scenario would say now.
       if (outcome === 'UNAVAILABLE' || outcome === 'TIMEOUT') {

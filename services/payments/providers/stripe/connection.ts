@@ -70,9 +70,16 @@ export interface StripeConnectionView {
 /**
  * Saves (or rotates) an account's Stripe credentials, after one harmless call with the key
  * (retrieving the balance) shows Stripe accepts it. Refusals: 422 PROVIDER_CREDENTIALS_REJECTED
- * with `reason` (`format`, `rejected` by Stripe, `unreachable`); nothing is saved then.
+ * with `reason` (`format`, `rejected` by Stripe, `unreachable`); nothing is saved then. `key` is
+ * SECRETS_KEY unless given: the operator command reads the platform's from its data directory.
  */
-export async function connectStripe(db: Database, accountId: string, input: StripeCredentialsInput, now: Date): Promise<StripeConnectionView> {
+export async function connectStripe(
+  db: Database,
+  accountId: string,
+  input: StripeCredentialsInput,
+  now: Date,
+  key?: Uint8Array,
+): Promise<StripeConnectionView> {
   if (!isStripeSecretKey(input.secretKey)) refuse('format', 'secret_key', 'The secret key must be a Stripe secret or restricted key (sk_… or rk_…).');
   if (!isStripeWebhookSecret(input.webhookSecret)) refuse('format', 'webhook_secret', "The webhook signing secret must be the endpoint's whsec_… secret.");
   const apiBase = input.apiBase ?? null;
@@ -86,11 +93,11 @@ export async function connectStripe(db: Database, accountId: string, input: Stri
     }
     refuse('unreachable', 'api_base', `Stripe could not be reached to check the key: ${(error as Error).message}`);
   }
-  const key = secretsKey();
+  const sealingKey = key ?? secretsKey();
   const data = {
-    sealedSecretKey: new Uint8Array(sealSecret(key, stripeSecretPurpose(accountId, 'secret-key'), input.secretKey)),
+    sealedSecretKey: new Uint8Array(sealSecret(sealingKey, stripeSecretPurpose(accountId, 'secret-key'), input.secretKey)),
     secretKeyLast4: lastFour(input.secretKey),
-    sealedWebhookSecret: new Uint8Array(sealSecret(key, stripeSecretPurpose(accountId, 'webhook-secret'), input.webhookSecret)),
+    sealedWebhookSecret: new Uint8Array(sealSecret(sealingKey, stripeSecretPurpose(accountId, 'webhook-secret'), input.webhookSecret)),
     webhookSecretLast4: lastFour(input.webhookSecret),
     apiBase,
     livemode: isLiveKey(input.secretKey),

@@ -1,0 +1,86 @@
+import type { Client } from '@temporalio/client';
+import type Stripe from 'stripe';
+import { isWaitingPayment } from '../../domain/payments';
+import { outcomeOfPaymentIntent } from '../../domain/stripe-outcomes';
+import type { Database } from '../../prisma/client';
+import { summaryOf } from './charge';
+import { parsePayChargeKey } from './charge-keys';
+import { signalInvoicePaid } from './paid-signals';
+import { paymentById, type PaymentRow } from './payment-rows';
+import type { ProcessedCharge } from './providers/provider';
+import { requestOfObject } from './providers/stripe/books';
+import { STRIPE_PROVIDER } from './providers/stripe/stripe-provider';
+import { settleCharge } from './settle';
+import { applyProviderAnswer } from './waiting-payments';
+
+export interface DecisionDependencies {
+  db: Database;
+  now: () => Date;
+  temporal: Client;
+}
+
+/** What applying a provider's word did, for the event's record and the logs. */
+export type DecisionOutcome = { applied: true; paymentId: string; status: string } | { applied: false; reason: string };
+
+/**
+ * A PaymentIntent as Stripe reports it (a webhook's object): the payment it belongs to, found
+ * by our books (or the key in its metadata when the run that created it died before writing
+ * Stripe's id down), is brought to the PaymentIntent's status and its invoice settled.
+ */
+export async function applyPaymentIntentEvent(deps: DecisionDependencies, input: { accountId: string; paymentIntent: Stripe.PaymentIntent }): Promise<DecisionOutcome> {
+  const { paymentIntent } = input;
+  const request = await requestOfObject(deps.db, input.accountId, paymentIntent.id);
+  const key = request?.idempotencyKey ?? paymentIntent.metadata?.bp_idempotency_key;
+  const suffix = `/${STRIPE_PROVIDER}`;
+  if (!key || !key.endsWith(suffix)) return { applied: false, reason: `no payment of this account made PaymentIntent ${paymentIntent.id}` };
+  const payment = await paymentById(deps.db, key.slice(0, -suffix.length)).catch(() => undefined);
+  if (!payment || payment.accountId !== input.accountId) return { applied: false, reason: `no payment of this account made PaymentIntent ${paymentIntent.id}` };
+  const outcome = outcomeOfPaymentIntent({
+    id: paymentIntent.id,
+    status: paymentIntent.status,
+    fee: null,
+    nextActionUrl: paymentIntent.next_action?.redirect_to_url?.url ?? null,
+    lastPaymentError: paymentIntent.last_payment_error ?? null,
+  });
+  if (outcome.outcome === 'UNCONFIRMED') return { applied: false, reason: 'PaymentIntent not confirmed yet' };
+  return applyProviderDecision(deps, payment, outcome);
+}
+
+/**
+ * The provider's later word on a payment (docs/payments-stripe.md, "Webhooks"). A payment the
+ * charge path still holds (PROCESSING, PENDING) is left to it: it asks the provider's books
+ * itself. A waiting payment moves once (compare-and-set on its status), and only the call that
+ * moved it settles the invoice: a repeated or out-of-order event changes nothing twice.
+ */
+export async function applyProviderDecision(deps: DecisionDependencies, payment: PaymentRow, result: ProcessedCharge): Promise<DecisionOutcome> {
+  if (!isWaitingPayment(payment.status)) return { applied: false, reason: `payment ${payment.id} is ${payment.status}` };
+  const { payment: now, moved } = await applyProviderAnswer(deps.db, deps.now(), payment, result);
+  if (!moved) return { applied: false, reason: `payment ${payment.id} is ${now.status}` };
+  await settleInvoiceOf(deps, now, payment.status);
+  return { applied: true, paymentId: now.id, status: now.status };
+}
+
+/**
+ * The invoice side of a decided payment. One still holding the invoice's guard (it was
+ * AWAITING_PROVIDER) settles as its charge would have: a manual pay's here, a collection
+ * attempt's by its own activity, which retries until the payment is decided. One whose charge
+ * released the guard (REQUIRES_ACTION) settles late: paid if it succeeded, announced if it failed.
+ */
+async function settleInvoiceOf(deps: DecisionDependencies, payment: PaymentRow, was: string): Promise<void> {
+  if (!payment.invoiceId || isWaitingPayment(payment.status)) return;
+  const pay = parsePayChargeKey(payment.idempotencyKey);
+  if (was === 'AWAITING_PROVIDER' && !pay) return;
+  const settlement = await deps.db.$transaction((tx) =>
+    settleCharge(tx, {
+      invoiceId: payment.invoiceId!,
+      key: payment.idempotencyKey,
+      amount: payment.amount,
+      charge: summaryOf(payment),
+      origin: { kind: 'pay' },
+      instrumentId: payment.instrumentId,
+      now: deps.now(),
+      late: was === 'REQUIRES_ACTION',
+    }),
+  );
+  if (settlement.applied) await signalInvoicePaid(deps.temporal, settlement.invoice);
+}

@@ -1,0 +1,229 @@
+import type Stripe from 'stripe';
+import { declineOf, outcomeOfPaymentIntent, outcomeOfRefund, type PaymentIntentOutcome } from '../../../../domain/stripe-outcomes';
+import type { Database } from '../../../../prisma/client';
+import {
+  ProviderRequestMismatch,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentProvider,
+  type ProcessedCharge,
+  type RefundingProvider,
+  type RefundRequest,
+  type RefundResult,
+} from '../provider';
+import { recordedRequest, recordObject, recordRequest } from './books';
+import { stripeConnectionOf, type StripeConnection } from './connection';
+
+export const STRIPE_PROVIDER = 'stripe';
+
+/** Our ids in every PaymentIntent's and Refund's metadata: how either side finds the other. */
+const KEY_FIELD = 'bp_idempotency_key';
+
+/**
+ * The Stripe provider (docs/payments-stripe.md): charges with PaymentIntents confirmed at once
+ * off-session, refunds with Refunds, each under the charge path's idempotency key, sent as
+ * Stripe's `Idempotency-Key` and kept in its metadata. Its books on our side (`stripe_requests`)
+ * record each request before it is sent and Stripe's object id once answered, so a run that
+ * died mid-call is answered by Stripe's object rather than by a second request:
+ * - row with Stripe's id: the object is read back;
+ * - row without it (the call was cut off): the object is looked for by its metadata; found, it is
+ *   the answer; not found, the request is sent again under the same key, which Stripe answers
+ *   with the first response if it had processed it;
+ * - no row: nothing was ever sent under the key.
+ */
+export interface StripeProviderOptions {
+  now?: () => Date;
+  /** Where refusals of an account's key are reported; console unless given. */
+  logger?: Pick<Console, 'warn' | 'error'>;
+}
+
+export function stripeProvider(db: Database, options: StripeProviderOptions = {}): PaymentProvider & RefundingProvider {
+  const now = options.now ?? (() => new Date());
+  const logger = options.logger ?? console;
+  async function connectionOf(accountId: string): Promise<StripeConnection | null> {
+    return stripeConnectionOf(db, accountId);
+  }
+
+  async function lookup(idempotencyKey: string, accountId: string): Promise<ProcessedCharge | null> {
+    const connection = await connectionOf(accountId);
+    if (!connection) return null;
+    const recorded = await recordedRequest(db, accountId, idempotencyKey);
+    if (!recorded) return null;
+    const intent = recorded.objectId
+      ? await connection.client.paymentIntents.retrieve(recorded.objectId, { expand: ['latest_charge.balance_transaction'] })
+      : await findIntent(connection.client, idempotencyKey);
+    if (!intent) return null;
+    if (!recorded.objectId) await recordObject(db, accountId, idempotencyKey, intent.id, now());
+    return settledOutcome(connection.client, intent);
+  }
+
+  return {
+    name: STRIPE_PROVIDER,
+    lookup,
+
+    async charge(request: ChargeRequest): Promise<ChargeResult> {
+      const { card } = request;
+      if (card.provider !== STRIPE_PROVIDER || !card.providerReference || !card.providerCustomerReference) {
+        // A sandbox token is nothing Stripe can charge: the cascade moves on.
+        return { outcome: 'UNAVAILABLE' };
+      }
+      const connection = await connectionOf(request.accountId);
+      if (!connection) {
+        logger.warn('Stripe route without a Stripe connection: provider skipped', { accountId: request.accountId, paymentId: request.paymentId });
+        return { outcome: 'UNAVAILABLE' };
+      }
+      const recorded = await recordedRequest(db, request.accountId, request.idempotencyKey);
+      if (recorded) {
+        if (recorded.amount !== request.amount || recorded.currency !== request.currency) {
+          throw new ProviderRequestMismatch(STRIPE_PROVIDER, request.idempotencyKey);
+        }
+        const known = await lookup(request.idempotencyKey, request.accountId);
+        if (known) return known;
+      } else {
+        await recordRequest(db, { accountId: request.accountId, idempotencyKey: request.idempotencyKey, kind: 'CHARGE', amount: request.amount, currency: request.currency }, now());
+      }
+      try {
+        const intent = await connection.client.paymentIntents.create(
+          {
+            amount: request.amount,
+            currency: request.currency.toLowerCase(),
+            customer: card.providerCustomerReference,
+            payment_method: card.providerReference,
+            off_session: true,
+            confirm: true,
+            metadata: {
+              [KEY_FIELD]: request.idempotencyKey,
+              bp_account_id: request.accountId,
+              bp_payment_id: request.paymentId,
+              ...(request.invoiceId ? { bp_invoice_id: request.invoiceId } : {}),
+            },
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        await recordObject(db, request.accountId, request.idempotencyKey, intent.id, now());
+        return settledOutcome(connection.client, intent);
+      } catch (error) {
+        return chargeFailure(request, error as StripeError, logger);
+      }
+    },
+
+    async refund(request: RefundRequest): Promise<RefundResult> {
+      const connection = await connectionOf(request.accountId);
+      if (!connection) return { outcome: 'REJECTED', code: 'provider_unavailable', message: `Account ${request.accountId} has no Stripe connection.` };
+      const { client } = connection;
+      const recorded = await recordedRequest(db, request.accountId, request.idempotencyKey);
+      if (recorded && (recorded.amount !== request.amount)) throw new ProviderRequestMismatch(STRIPE_PROVIDER, request.idempotencyKey, 'refund');
+      if (recorded?.objectId) return outcomeOfRefund(await client.refunds.retrieve(recorded.objectId));
+      if (recorded) {
+        const found = await findRefund(client, request.providerChargeId, request.idempotencyKey);
+        if (found) {
+          await recordObject(db, request.accountId, request.idempotencyKey, found.id, now());
+          return outcomeOfRefund(found);
+        }
+      } else {
+        await recordRequest(db, { accountId: request.accountId, idempotencyKey: request.idempotencyKey, kind: 'REFUND', amount: request.amount, currency: '' }, now());
+      }
+      try {
+        const refund = await client.refunds.create(
+          { payment_intent: request.providerChargeId, amount: request.amount, metadata: { [KEY_FIELD]: request.idempotencyKey, bp_account_id: request.accountId } },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        await recordObject(db, request.accountId, request.idempotencyKey, refund.id, now());
+        return outcomeOfRefund(refund);
+      } catch (error) {
+        const failure = error as StripeError;
+        if (failure.type === 'StripeIdempotencyError') throw new ProviderRequestMismatch(STRIPE_PROVIDER, request.idempotencyKey, 'refund');
+        if (failure.type === 'StripeInvalidRequestError') {
+          const exceeds = failure.code === 'charge_already_refunded' || /amount|greater|exceed/i.test(failure.message ?? '');
+          return { outcome: 'REJECTED', code: exceeds ? 'refund_exceeds_charge' : 'charge_not_found', message: `Stripe: ${failure.message}` };
+        }
+        // Cut off or Stripe unwell: the refund stays PENDING and is asked again under its key.
+        throw error;
+      }
+    },
+  };
+
+  /** A PaymentIntent created but never confirmed (cut off between the two on an emulator): confirmed now, once. */
+  async function settledOutcome(client: Stripe, intent: Stripe.PaymentIntent): Promise<ProcessedCharge> {
+    const outcome = outcomeOfPaymentIntent(factsOf(intent));
+    if (outcome.outcome !== 'UNCONFIRMED') return outcome;
+    const confirmed = await client.paymentIntents.confirm(intent.id);
+    return processed(outcomeOfPaymentIntent(factsOf(confirmed)));
+  }
+}
+
+type StripeError = Error & {
+  type?: string;
+  code?: string;
+  decline_code?: string;
+  statusCode?: number;
+  payment_intent?: { id?: string } | null;
+  raw?: { payment_intent?: { id?: string } | null; charge?: string };
+};
+
+/** A request Stripe refused or that did not come back. */
+function chargeFailure(request: ChargeRequest, error: StripeError, logger: Pick<Console, 'error'>): ChargeResult {
+  switch (error.type) {
+    case 'StripeCardError': {
+      const intentId = error.payment_intent?.id ?? error.raw?.payment_intent?.id ?? error.raw?.charge ?? request.idempotencyKey;
+      return { ...declineOf(error), providerChargeId: intentId };
+    }
+    case 'StripeIdempotencyError':
+      throw new ProviderRequestMismatch(STRIPE_PROVIDER, request.idempotencyKey);
+    case 'StripeInvalidRequestError':
+      // The card or customer is gone at Stripe (detached, deleted): no charge of this card can succeed.
+      return { outcome: 'HARD_DECLINED', providerChargeId: request.idempotencyKey, declineCode: error.code ?? 'invalid_request', message: `Stripe refused the request: ${error.message}` };
+    case 'StripeAuthenticationError':
+    case 'StripePermissionError':
+      logger.error('Stripe refused the account key: provider skipped', { accountId: request.accountId, paymentId: request.paymentId, type: error.type });
+      return { outcome: 'UNAVAILABLE' };
+    case 'StripeRateLimitError':
+      return { outcome: 'UNAVAILABLE' };
+    default:
+      // Connection errors, timeouts and 5xx: Stripe may have processed it; the charge path asks the books.
+      return { outcome: 'TIMEOUT' };
+  }
+}
+
+function processed(outcome: PaymentIntentOutcome): ProcessedCharge {
+  if (outcome.outcome === 'UNCONFIRMED') return { outcome: 'PROCESSING', providerChargeId: outcome.providerChargeId };
+  return outcome;
+}
+
+function factsOf(intent: Stripe.PaymentIntent) {
+  const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  const balance = charge && typeof charge.balance_transaction === 'object' ? charge.balance_transaction : null;
+  const next = intent.next_action;
+  return {
+    id: intent.id,
+    status: intent.status,
+    fee: balance?.fee ?? null,
+    nextActionUrl: next?.redirect_to_url?.url ?? (next?.use_stripe_sdk as { stripe_js?: string } | undefined)?.stripe_js ?? null,
+    lastPaymentError: intent.last_payment_error ?? null,
+  };
+}
+
+/**
+ * The PaymentIntent made under a key whose request was cut off: Stripe's search by metadata; an
+ * API without search (an emulator) is listed page by page instead.
+ */
+async function findIntent(client: Stripe, idempotencyKey: string): Promise<Stripe.PaymentIntent | null> {
+  try {
+    const found = await client.paymentIntents.search({ query: `metadata['${KEY_FIELD}']:'${idempotencyKey}'`, limit: 1 });
+    return found.data[0] ?? null;
+  } catch (error) {
+    if ((error as StripeError).statusCode !== 404) throw error;
+  }
+  for await (const intent of client.paymentIntents.list({ limit: 100 })) {
+    if (intent.metadata?.[KEY_FIELD] === idempotencyKey) return intent;
+  }
+  return null;
+}
+
+/** The Refund made under a key whose request was cut off, among the PaymentIntent's refunds. */
+async function findRefund(client: Stripe, paymentIntentId: string, idempotencyKey: string): Promise<Stripe.Refund | null> {
+  for await (const refund of client.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+    if (refund.metadata?.[KEY_FIELD] === idempotencyKey) return refund;
+  }
+  return null;
+}
