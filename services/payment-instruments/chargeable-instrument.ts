@@ -25,7 +25,8 @@ const instrumentSql = sqlStatement(
   'payment_instruments.chargeable',
   `SELECT id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", type, brand, last4,
           exp_month AS "expMonth", exp_year AS "expYear", cardholder_name AS "cardholderName", fingerprint,
-          sandbox_scenario AS "sandboxScenario", status, revoked_at AS "revokedAt", expired_at AS "expiredAt",
+          sandbox_scenario AS "sandboxScenario", provider, provider_reference AS "providerReference",
+          provider_customer_reference AS "providerCustomerReference", status, revoked_at AS "revokedAt", expired_at AS "expiredAt",
           created_at AS "createdAt", updated_at AS "updatedAt"
    FROM payment_instruments WHERE id = $1 AND account_id = $2`,
 );
