@@ -10,6 +10,7 @@ import { ChargeUnderWay } from '../payments/charge-under-way';
 import { chosenInstrument, collectionInstrument, finishClaimedCharge, type ChargeTerms, type CollectDependencies, type SettlementFollowUp } from '../payments/collect';
 import { holdChargeGuard, lockInvoice } from '../payments/settle';
 import { paymentByKey } from '../payments/payment-rows';
+import { withdrawWaitingPayments } from '../payments/waiting-for-action';
 import { serializeInvoice } from './invoice-object';
 import { updateInvoiceColumns } from './invoice-columns-update';
 
@@ -180,6 +181,11 @@ export async function claimIssuedInvoice(
 export async function attemptInvoiceCollection(deps: CollectionDependencies, input: AttemptInput, followUp?: SettlementFollowUp, claimed?: AttemptClaim): Promise<AttemptResult> {
   const key = collectionChargeKey(input.invoiceId, input.attempt);
   const origin = { kind: 'collection' as const, attempt: input.attempt, retriesLeft: input.retriesLeft };
+  // Not for the first attempt of an invoice just issued: nothing can have charged it yet.
+  if (!claimed) {
+    const invoice = await deps.db.invoice.findUnique({ where: { id: input.invoiceId }, select: { accountId: true } });
+    if (invoice) await withdrawWaitingPayments(deps, { accountId: invoice.accountId, id: input.invoiceId });
+  }
   for (;;) {
     const step = claimed ?? await deps.db.$transaction(async (tx) => {
       const invoice = await lockInvoice(tx, input.invoiceId);

@@ -9,6 +9,8 @@ import { chargeableInstrument } from '../payment-instruments/chargeable-instrume
 import { keyReaches, type Scope } from '../scope';
 import { chargePayment } from './charge';
 import { newPayChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
+import { withdrawWaitingPayments } from './waiting-for-action';
+import { visibleInvoice } from '../invoices/repository';
 import { finishClaimedCharge, type ChargeTerms, type CollectDependencies, type TransactionRunner } from './collect';
 import { signalInvoicePaid } from './paid-signals';
 import { holdChargeGuard, type Settlement } from './settle';
@@ -110,6 +112,7 @@ async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput,
  */
 export async function payInvoice(deps: PayDependencies, scope: Scope, input: PayInput, transaction: TransactionRunner): Promise<Pick<Settlement, 'invoice' | 'payment'>> {
   const collect: CollectDependencies = { db: deps.db, charge: (charge) => chargePayment(deps, charge), now: deps.now };
+  await withdrawWaitingPayments(deps, { accountId: scope.accountId, id: input.invoiceId }, () => visibleInvoice(deps.db, scope, input.invoiceId));
   let claim = await claimCharge(deps, scope, input, true);
   if ('abandoned' in claim) {
     const { key, instrumentId } = claim.abandoned;

@@ -16,7 +16,8 @@ import { applyProviderAnswer } from './waiting-payments';
 export interface DecisionDependencies {
   db: Database;
   now: () => Date;
-  temporal: Client;
+  /** For the signals of an invoice paid outside its collection; absent inside a collection attempt, which sees PAID itself. */
+  temporal?: Client;
 }
 
 /** What applying a provider's word did, for the event's record and the logs. */
@@ -70,6 +71,8 @@ async function settleInvoiceOf(deps: DecisionDependencies, payment: PaymentRow, 
   if (!payment.invoiceId || isWaitingPayment(payment.status)) return;
   const pay = parsePayChargeKey(payment.idempotencyKey);
   if (was === 'AWAITING_PROVIDER' && !pay) return;
+  // Its failure was announced when it came to need the customer's action: only a success is news.
+  if (was === 'REQUIRES_ACTION' && payment.status !== 'SUCCEEDED') return;
   const settlement = await deps.db.$transaction((tx) =>
     settleCharge(tx, {
       invoiceId: payment.invoiceId!,
@@ -82,5 +85,5 @@ async function settleInvoiceOf(deps: DecisionDependencies, payment: PaymentRow, 
       late: was === 'REQUIRES_ACTION',
     }),
   );
-  if (settlement.applied) await signalInvoicePaid(deps.temporal, settlement.invoice);
+  if (settlement.applied && deps.temporal) await signalInvoicePaid(deps.temporal, settlement.invoice);
 }

@@ -124,12 +124,55 @@ describe('the Stripe provider against localstripe', () => {
     expect(row.providerRefundId).toBe(stripeRefunds.data[0]!.id);
   });
 
-  it('skips Stripe for a sandbox-tokenized card: no route reaches it', async () => {
+  it('skips Stripe for a card the sandbox tokenized before the account connected: no route reaches it', async () => {
     const customerId = await m.customer();
-    const instrumentId = await m.card(customerId, '4242424242424242');
+    const stripeHeld = await platform.db.paymentInstrument.findUniqueOrThrow({ where: { id: await stripeCard(platform, stripe, customerId, '4242424242424242') } });
+    const { id: instrumentId } = await platform.db.paymentInstrument.create({
+      data: { ...stripeHeld, id: `${stripeHeld.id}sbx`, sandboxScenario: 'APPROVE', provider: null, providerReference: null, providerCustomerReference: null },
+    });
     const invoice = await m.openInvoice(customerId);
     const res = await m.ok('invoices/pay', { id: invoice.id, payment_instrument_id: instrumentId });
     expect(res.payment).toMatchObject({ status: 'FAILED', decline_code: 'providers_unavailable' });
     expect(res.invoice.status).toBe('OPEN');
+  });
+});
+
+describe('a payment waiting for the customer when the invoice is charged again', () => {
+  async function waitingForAction() {
+    const customerId = await m.customer();
+    const authenticating = await stripeCard(platform, stripe, customerId, '4000002760003184');
+    const plain = await stripeCard(platform, stripe, customerId, '4242424242424242');
+    const invoice = await m.openInvoice(customerId);
+    const first = await m.ok('invoices/pay', { id: invoice.id, payment_instrument_id: authenticating });
+    expect(first.payment.status).toBe('REQUIRES_ACTION');
+    return { invoice, plain, first };
+  }
+
+  it('is withdrawn at Stripe first, so it can never complete beside the new charge', async () => {
+    const { invoice, plain, first } = await waitingForAction();
+    const second = await m.ok('invoices/pay', { id: invoice.id, payment_instrument_id: plain });
+    expect(second.payment.status).toBe('SUCCEEDED');
+    expect((await stripe.paymentIntents.retrieve(first.payment.provider_reference)).status).toBe('canceled');
+    const withdrawn = await platform.db.payment.findUniqueOrThrow({ where: { id: first.payment.id } });
+    expect({ status: withdrawn.status, declineCode: withdrawn.declineCode }).toEqual({ status: 'DECLINED', declineCode: 'payment_intent_canceled' });
+    const after = await platform.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
+    expect({ status: after.status, amountPaid: after.amountPaid }).toEqual({ status: 'PAID', amountPaid: 10_000 });
+  });
+
+  it('pays the invoice when the customer got there first, and the new charge is refused', async () => {
+    const { invoice, plain, first } = await waitingForAction();
+    const intentId = first.payment.provider_reference as string;
+    const intent = await stripe.paymentIntents.retrieve(intentId);
+    // Authenticated at Stripe; its webhook has not arrived.
+    await fetch(`${emulator.url}/v1/payment_intents/${intentId}/_authenticate?client_secret=${intent.client_secret}&success=true`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk_test_platformkey0001' },
+    });
+    const second = await platform.call('/v2/invoices/pay', { id: invoice.id, payment_instrument_id: plain });
+    expect({ status: second.status, code: second.body.code }).toEqual({ status: 422, code: 'INCOMPATIBLE_STATUS' });
+    const after = await platform.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
+    expect({ status: after.status, amountPaid: after.amountPaid }).toEqual({ status: 'PAID', amountPaid: 10_000 });
+    const succeeded = (await stripe.paymentIntents.list({ limit: 100 })).data.filter((i) => i.metadata?.bp_invoice_id === invoice.id && i.status === 'succeeded');
+    expect(succeeded.map((i) => i.id)).toEqual([intentId]);
   });
 });

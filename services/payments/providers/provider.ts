@@ -73,6 +73,12 @@ export interface PaymentProvider {
    * request that timed out, and how a payment waiting for the provider is brought up to date.
    */
   lookup(idempotencyKey: string, accountId: string): Promise<ProcessedCharge | null>;
+  /**
+   * Withdraws a charge still waiting for the customer (REQUIRES_ACTION) so it can never complete,
+   * answering where it ended: declined once withdrawn, or approved if the customer got there
+   * first. Only providers that can wait for a customer have it.
+   */
+  cancel?(idempotencyKey: string, accountId: string): Promise<ProcessedCharge | null>;
 }
 
 /** Apart from `PaymentProvider` so the charge path (and its test doubles) need not know refunds. */

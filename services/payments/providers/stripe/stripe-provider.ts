@@ -57,9 +57,23 @@ export function stripeProvider(db: Database, options: StripeProviderOptions = {}
     return settledOutcome(connection.client, intent);
   }
 
+  async function cancel(idempotencyKey: string, accountId: string): Promise<ProcessedCharge | null> {
+    const connection = await connectionOf(accountId);
+    const known = await lookup(idempotencyKey, accountId);
+    if (!connection || known?.outcome !== 'REQUIRES_ACTION') return known;
+    try {
+      return settledOutcome(connection.client, await connection.client.paymentIntents.cancel(known.providerChargeId));
+    } catch (error) {
+      // The customer completed (or failed) the authentication in between: its state is the answer.
+      if ((error as StripeError).type !== 'StripeInvalidRequestError') throw error;
+      return lookup(idempotencyKey, accountId);
+    }
+  }
+
   return {
     name: STRIPE_PROVIDER,
     lookup,
+    cancel,
 
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const { card } = request;
