@@ -182,10 +182,7 @@ export async function attemptInvoiceCollection(deps: CollectionDependencies, inp
   const key = collectionChargeKey(input.invoiceId, input.attempt);
   const origin = { kind: 'collection' as const, attempt: input.attempt, retriesLeft: input.retriesLeft };
   // Not for the first attempt of an invoice just issued: nothing can have charged it yet.
-  if (!claimed) {
-    const invoice = await deps.db.invoice.findUnique({ where: { id: input.invoiceId }, select: { accountId: true } });
-    if (invoice) await withdrawWaitingPayments(deps, { accountId: invoice.accountId, id: input.invoiceId });
-  }
+  if (!claimed) await withdrawWaitingPayments(deps, input.invoiceId);
   for (;;) {
     const step = claimed ?? await deps.db.$transaction(async (tx) => {
       const invoice = await lockInvoice(tx, input.invoiceId);

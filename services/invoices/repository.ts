@@ -396,6 +396,8 @@ export interface InvoiceToCharge {
   paymentInProgressId: string | null;
   amountDue: number;
   currency: string;
+  /** A payment of it waits for the customer's authentication (services/payments/waiting-for-action.ts). */
+  awaitingAction: boolean;
 }
 
 /** `lockVisibleInvoice` for a charge claim: the lock and the few columns it needs, one round trip. */
@@ -403,7 +405,8 @@ export async function lockVisibleInvoiceToCharge(tx: Db, scope: Scope, id: strin
   const [row] = await tx.$queryRaw<InvoiceToCharge[]>`
     SELECT id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", status,
       collection_method AS "collectionMethod", due_at AS "dueAt", payment_in_progress_id AS "paymentInProgressId",
-      amount_due AS "amountDue", currency
+      amount_due AS "amountDue", currency,
+      EXISTS (SELECT 1 FROM payments p WHERE p.invoice_id = invoices.id AND p.status = 'REQUIRES_ACTION') AS "awaitingAction"
     FROM invoices WHERE id = ${id} AND account_id = ${scope.accountId} AND deleted_at IS NULL FOR UPDATE`;
   return visible(scope, id, row);
 }

@@ -10,7 +10,6 @@ import { keyReaches, type Scope } from '../scope';
 import { chargePayment } from './charge';
 import { newPayChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
 import { withdrawWaitingPayments } from './waiting-for-action';
-import { visibleInvoice } from '../invoices/repository';
 import { finishClaimedCharge, type ChargeTerms, type CollectDependencies, type TransactionRunner } from './collect';
 import { signalInvoicePaid } from './paid-signals';
 import { holdChargeGuard, type Settlement } from './settle';
@@ -38,7 +37,7 @@ export interface PayInput {
 export const PAY_AFTER_DUE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Claim = { key: string; instrumentId: string; terms: ChargeTerms } | { abandoned: PayChargeKey };
+type Claim = { key: string; instrumentId: string; terms: ChargeTerms } | { abandoned: PayChargeKey } | { awaitingAction: true };
 
 /**
  * Locks the invoice and decides (docs/invoice-payments.md, checks in this order): INCOMPATIBLE_STATUS,
@@ -60,6 +59,8 @@ async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput,
       return { key: heldPay.key, instrumentId: heldPay.instrumentId, terms };
     }
     if (heldPay && takeOver && payClaimAbandoned(heldPay, now)) return { abandoned: heldPay };
+    // Withdrawn before anything else is decided: it may have paid the invoice already.
+    if (row.awaitingAction && !held) return { awaitingAction: true };
 
     nextStatus('pay', row.status);
     const verdict = await chargeableInstrument(tx, {
@@ -112,13 +113,17 @@ async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput,
  */
 export async function payInvoice(deps: PayDependencies, scope: Scope, input: PayInput, transaction: TransactionRunner): Promise<Pick<Settlement, 'invoice' | 'payment'>> {
   const collect: CollectDependencies = { db: deps.db, charge: (charge) => chargePayment(deps, charge), now: deps.now };
-  await withdrawWaitingPayments(deps, { accountId: scope.accountId, id: input.invoiceId }, () => visibleInvoice(deps.db, scope, input.invoiceId));
   let claim = await claimCharge(deps, scope, input, true);
+  if ('awaitingAction' in claim) {
+    await withdrawWaitingPayments(deps, input.invoiceId);
+    claim = await claimCharge(deps, scope, input, true);
+    if ('awaitingAction' in claim) throw new Error(`A payment of invoice ${input.invoiceId} still waits for its customer after being withdrawn.`);
+  }
   if ('abandoned' in claim) {
     const { key, instrumentId } = claim.abandoned;
     await finishClaimedCharge(collect, { invoiceId: input.invoiceId, key, instrumentId, origin: { kind: 'pay' } }, (work) => deps.db.$transaction(work));
     claim = await claimCharge(deps, scope, input, false);
-    if ('abandoned' in claim) throw new Error('A taken-over charge cannot be abandoned again.');
+    if (!('key' in claim)) throw new Error('A taken-over charge cannot be abandoned again.');
   }
   const { invoice, payment } = await finishClaimedCharge(
     collect,

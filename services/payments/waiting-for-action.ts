@@ -7,17 +7,12 @@ import { providerKeyOf } from './waiting-payments';
  * authentication (REQUIRES_ACTION) is withdrawn at its provider, so it can no longer complete
  * beside the new charge. One the customer completed meanwhile (its webhook not yet applied)
  * pays the invoice instead, and the new charge is then refused as the invoice is PAID.
- * One indexed read when there are none (payments by invoice).
+ * One indexed read when there are none (payments by invoice); invoices/pay learns it from its
+ * claim's lock read instead.
  */
-export async function withdrawWaitingPayments(
-  deps: DecisionDependencies & { providers?: ProviderRegistry },
-  invoice: { accountId: string; id: string },
-  /** Throws (404) when the caller may not see the invoice: checked only when there is something to withdraw. */
-  mayAct: () => Promise<unknown> = async () => undefined,
-): Promise<void> {
-  const waiting = await deps.db.payment.findMany({ where: { invoiceId: invoice.id, accountId: invoice.accountId, status: 'REQUIRES_ACTION' } });
+export async function withdrawWaitingPayments(deps: DecisionDependencies & { providers?: ProviderRegistry }, invoiceId: string): Promise<void> {
+  const waiting = await deps.db.payment.findMany({ where: { invoiceId, status: 'REQUIRES_ACTION' } });
   if (waiting.length === 0) return;
-  await mayAct();
   const providers = deps.providers ?? createProviderRegistry(deps.db);
   for (const payment of waiting) {
     const provider = payment.provider ? providers.get(payment.provider) : undefined;
