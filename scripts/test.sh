@@ -2,7 +2,8 @@
 # `npm test`: everything the tests need comes from the registries and starts here —
 # packages, the Prisma client, the type check, then jest, whose global setup starts an
 # embedded PostgreSQL and resolves Temporal's time-skipping test server from Maven Central.
-# Go tools (the Temporal CLI, the versitygw S3 gateway) are built from the Go module proxy.
+# Go tools (the Temporal CLI, the versitygw S3 gateway, stripe-mock) are built from the Go module
+# proxy; localstripe is installed from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
@@ -12,6 +13,9 @@ echo "[test] Temporal CLI for the platform tests"
 node --import tsx scripts/temporal/ensure-cli.ts
 echo "[test] S3 gateway for the file storage tests"
 node --import tsx scripts/s3/ensure-versitygw.ts
+echo "[test] Stripe emulators for the payment provider tests (stripe-mock, localstripe)"
+node --import tsx scripts/stripe/ensure-stripe-mock.ts
+node --import tsx scripts/stripe/ensure-localstripe.ts
 echo "[test] Temporal server, SQL tool and Web UI for the PostgreSQL-backed cluster"
 node --import tsx scripts/temporal/ensure-cluster-server.ts
 echo "[test] Chromium for the browser tests"
