@@ -9,6 +9,7 @@ import { openApiDocument } from '../openapi/document';
 import { registerReferencePage } from '../openapi/reference-page';
 import { appRouter } from '../router';
 import { registerV1Routes } from '../v1/routes';
+import { registerStripeWebhookRoutes } from '../providers/stripe-webhooks';
 import { createLogger, type Logger } from '../../services/logging/logger';
 import { registerDashboardRoutes } from '../dashboard/routes';
 import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
@@ -134,6 +135,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   });
   registerFileRoutes(app, deps);
   registerV1Routes(app, deps);
+  registerStripeWebhookRoutes(app, deps);
   registerDashboardStatic(app);
   registerDashboardRoutes(app, deps);
 

@@ -6,9 +6,12 @@ import { abandonedPayClaims, finishClaimedCharge, type CollectDependencies } fro
 import { signalInvoicePaid } from './paid-signals';
 import { abandonedRefunds, finishRefund } from './refunds';
 import type { Settlement } from './settle';
+import { applyStripeEvent } from './stripe-events/apply';
+import { unappliedStripeEvents } from './stripe-events/stored-events';
+import { giveUpWhenStale, STRIPE_EVENT_GRACE_MS } from './stripe-events/unapplied';
 
 export interface PaymentSweepInput {
-  /** Pay claims and, separately, refunds finished per call, at most. */
+  /** Pay claims, refunds and Stripe events finished per call, at most, each. */
   limit: number;
 }
 
@@ -17,6 +20,8 @@ export interface PaymentSweepResult {
   charges: number;
   /** Abandoned refunds finished. */
   refunds: number;
+  /** Stripe events the API stored but did not apply (docs/payments-stripe.md, "Webhooks"), applied. */
+  stripeEvents: number;
   /** Items that threw: logged, left for the next sweep. */
   failed: number;
   /** A batch came back full and none failed: more may be waiting now. */
@@ -39,8 +44,10 @@ export interface PaymentSweepDependencies {
  * sweeper"): manual pay claims past their lease are charged under their own key (the charge
  * path returns or resumes the payment already made, so nobody is charged twice) and settled
  * exactly as invoices/pay settles; refunds left PENDING past their lease are asked of the
- * provider under their own key and recorded SUCCEEDED or FAILED. Each item settles once
- * however often it is swept: only the holder of the guard, or of the PENDING refund, writes.
+ * provider under their own key and recorded SUCCEEDED or FAILED; Stripe events stored but left
+ * unapplied past a few seconds are applied, oldest first. Each item settles once however often
+ * it is swept: only the holder of the guard, or of the PENDING refund, writes, and an event's
+ * effects change nothing twice.
  */
 export async function sweepAbandonedPayments(deps: PaymentSweepDependencies, { limit }: PaymentSweepInput): Promise<PaymentSweepResult> {
   const { db } = deps;
@@ -48,7 +55,8 @@ export async function sweepAbandonedPayments(deps: PaymentSweepDependencies, { l
   const now = deps.now();
   const claims = await abandonedPayClaims(db, now, limit);
   const refundIds = await abandonedRefunds(db, now, { take: limit });
-  const result: PaymentSweepResult = { charges: 0, refunds: 0, failed: 0, more: false };
+  const events = await unappliedStripeEvents(db, new Date(now.getTime() - STRIPE_EVENT_GRACE_MS), limit);
+  const result: PaymentSweepResult = { charges: 0, refunds: 0, stripeEvents: 0, failed: 0, more: false };
   for (const { invoiceId, claim } of claims) {
     deps.progress(result);
     let settlement: Settlement;
@@ -82,6 +90,22 @@ export async function sweepAbandonedPayments(deps: PaymentSweepDependencies, { l
       deps.warn('Abandoned refund not finished; the next sweep retries it', { refundId, error: String(error) });
     }
   }
-  result.more = result.failed === 0 && (claims.length === limit || refundIds.length === limit);
+  for (const event of events) {
+    deps.progress(result);
+    try {
+      const applied = await applyStripeEvent(deps, event);
+      result.stripeEvents++;
+      if (applied?.outcome.startsWith('ignored')) deps.warn('Stripe event changed nothing', { accountId: event.accountId, eventId: event.eventId, type: applied.type, outcome: applied.outcome });
+    } catch (error) {
+      result.failed++;
+      const givenUp = await giveUpWhenStale(db, event, error, now);
+      deps.warn(givenUp ? 'Stripe event given up after failing for 3 days' : 'Stripe event not applied; the next sweep retries it', {
+        accountId: event.accountId,
+        eventId: event.eventId,
+        error: String(error),
+      });
+    }
+  }
+  result.more = result.failed === 0 && (claims.length === limit || refundIds.length === limit || events.length === limit);
   return result;
 }

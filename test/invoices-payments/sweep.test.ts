@@ -120,8 +120,8 @@ describe('the payment sweeper', () => {
     await platform.env.sleep('12 minutes');
     const [first, ...later] = await sweepsSince(client, handle.firstExecutionRunId);
     expect(first).toEqual([
-      { charges: 2, refunds: 2, failed: 0, more: true },
-      { charges: 2, refunds: 0, failed: 0, more: true },
+      { charges: 2, refunds: 2, stripeEvents: 0, failed: 0, more: true },
+      { charges: 2, refunds: 0, stripeEvents: 0, failed: 0, more: true },
     ]);
     expect(later.flat().length).toBeGreaterThanOrEqual(2);
     expect(later.flat().every((s) => s.charges === 0 && s.refunds === 0 && s.failed === 0 && !s.more)).toBe(true);
