@@ -919,6 +919,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/invoices/list-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List an invoice’s payments, newest first
+         * @description Extension (docs/invoice-payments.md, "Payments of an invoice"): every payment made to collect the invoice, with its provider and the provider’s reference. Needs invoices:get; an invoice outside the key’s channels is 404.
+         */
+        post: operations["invoices-list-payments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/credit-notes/preview": {
         parameters: {
             query?: never;
@@ -1481,10 +1501,10 @@ export interface components {
                     customer_countries?: ("ABW" | "AFG" | "AGO" | "AIA" | "ALA" | "ALB" | "AND" | "ARE" | "ARG" | "ARM" | "ASM" | "ATA" | "ATF" | "ATG" | "AUS" | "AUT" | "AZE" | "BDI" | "BEL" | "BEN" | "BES" | "BFA" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLM" | "BLR" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BRN" | "BTN" | "BVT" | "BWA" | "CAF" | "CAN" | "CCK" | "CHE" | "CHL" | "CHN" | "CIV" | "CMR" | "COD" | "COG" | "COK" | "COL" | "COM" | "CPV" | "CRI" | "CUB" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DJI" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ERI" | "ESH" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FLK" | "FRA" | "FRO" | "FSM" | "GAB" | "GBR" | "GEO" | "GGY" | "GHA" | "GIB" | "GIN" | "GLP" | "GMB" | "GNB" | "GNQ" | "GRC" | "GRD" | "GRL" | "GTM" | "GUF" | "GUM" | "GUY" | "HKG" | "HMD" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IOT" | "IRL" | "IRN" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JEY" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KIR" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LBY" | "LCA" | "LIE" | "LKA" | "LSO" | "LTU" | "LUX" | "LVA" | "MAC" | "MAF" | "MAR" | "MCO" | "MDA" | "MDG" | "MDV" | "MEX" | "MHL" | "MKD" | "MLI" | "MLT" | "MMR" | "MNE" | "MNG" | "MNP" | "MOZ" | "MRT" | "MSR" | "MTQ" | "MUS" | "MWI" | "MYS" | "MYT" | "NAM" | "NCL" | "NER" | "NFK" | "NGA" | "NIC" | "NIU" | "NLD" | "NOR" | "NPL" | "NRU" | "NZL" | "OMN" | "PAK" | "PAN" | "PCN" | "PER" | "PHL" | "PLW" | "PNG" | "POL" | "PRI" | "PRK" | "PRT" | "PRY" | "PSE" | "PYF" | "QAT" | "REU" | "ROU" | "RUS" | "RWA" | "SAU" | "SDN" | "SEN" | "SGP" | "SGS" | "SHN" | "SJM" | "SLB" | "SLE" | "SLV" | "SMR" | "SOM" | "SPM" | "SRB" | "SSD" | "STP" | "SUR" | "SVK" | "SVN" | "SWE" | "SWZ" | "SXM" | "SYC" | "SYR" | "TCA" | "TCD" | "TGO" | "THA" | "TJK" | "TKL" | "TKM" | "TLS" | "TON" | "TTO" | "TUN" | "TUR" | "TUV" | "TWN" | "TZA" | "UGA" | "UKR" | "UMI" | "URY" | "USA" | "UZB" | "VAT" | "VCT" | "VEN" | "VGB" | "VIR" | "VNM" | "VUT" | "WLF" | "WSM" | "YEM" | "ZAF" | "ZMB" | "ZWE")[];
                 };
                 /** @description The cascade order: the next one is tried after a soft decline, an outage or a timeout. */
-                providers: ("sandbox-alpha" | "sandbox-beta")[];
+                providers: ("sandbox-alpha" | "sandbox-beta" | "stripe")[];
             }[];
             /** @description When no rule matches. Empty: such payments are declined with `route_not_found`. */
-            default_providers: ("sandbox-alpha" | "sandbox-beta")[];
+            default_providers: ("sandbox-alpha" | "sandbox-beta" | "stripe")[];
         };
         ApiKey: {
             id: string;
@@ -2120,8 +2140,11 @@ export interface components {
         InvoicePayment: {
             /** @description The payment (`pay_…`); absent when there was no instrument to charge. */
             id?: string;
-            /** @enum {string} */
-            status: "SUCCEEDED" | "DECLINED" | "FAILED";
+            /**
+             * @description REQUIRES_ACTION: the customer must authenticate at `next_action_url`; PENDING: the provider decides later (docs/payments-stripe.md).
+             * @enum {string}
+             */
+            status: "SUCCEEDED" | "DECLINED" | "FAILED" | "REQUIRES_ACTION" | "PENDING";
             /** @description Minor units charged or attempted: the amount due when the charge started. */
             amount: number;
             currency: string;
@@ -2131,6 +2154,10 @@ export interface components {
             /** @description Whether paying again later may succeed. */
             retryable: boolean;
             provider?: string;
+            /** @description The provider's id of the charge (a Stripe PaymentIntent `pi_…`). */
+            provider_reference?: string;
+            /** @description Where the customer completes authentication, while REQUIRES_ACTION. */
+            next_action_url?: string;
             payment_instrument_id?: string;
         };
         InvoiceRefundResult: {
@@ -2146,14 +2173,49 @@ export interface components {
             amount: number;
             currency: string;
             reason?: string;
-            /** @enum {string} */
-            status: "SUCCEEDED" | "FAILED";
+            /**
+             * @description PENDING: the provider finishes the refund later (docs/payments-stripe.md).
+             * @enum {string}
+             */
+            status: "SUCCEEDED" | "FAILED" | "PENDING";
             provider: string;
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
              */
             created_at: string;
+        };
+        InvoicePaymentRecord: {
+            /** @description The payment (`pay_…`). */
+            id: string;
+            invoice_id: string;
+            /** @description As stored (docs/payments.md, "Statuses and decline codes"): SUCCEEDED, DECLINED, FAILED; PROCESSING or PENDING while being charged; REQUIRES_ACTION while the customer must authenticate, AWAITING_PROVIDER while the provider decides (docs/payments-stripe.md). */
+            status: string;
+            /** @description Minor units charged or attempted. */
+            amount: number;
+            currency: string;
+            decline_code?: string;
+            decline_message?: string;
+            /** @description The provider that charged or declined it; absent when none was asked. */
+            provider?: string;
+            /** @description The provider’s id of the charge: a Stripe PaymentIntent (`pi_…`, or `ch_…` for a decline without one), a sandbox charge id. */
+            provider_reference?: string;
+            /** @description The payment in the provider’s own dashboard, for providers that have one (Stripe; its test data unless the account’s connection is live). */
+            provider_url?: string;
+            /** @description Where the customer completes authentication, while REQUIRES_ACTION. */
+            next_action_url?: string;
+            payment_instrument_id: string;
+            refunded_amount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            updated_at: string;
         };
         CreditNotePreview: {
             invoice_id: string;
@@ -9323,6 +9385,118 @@ export interface operations {
             };
         };
     };
+    "invoices-list-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `inv_`. */
+                    id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
+                    pagination?: {
+                        page_size: number;
+                        next_page_token?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["InvoicePaymentRecord"][];
+                        pagination: {
+                            page_size: number;
+                            /** @description Empty on the last page. */
+                            next_page_token: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "credit-notes-preview": {
         parameters: {
             query?: never;
@@ -11107,7 +11281,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @description The event_type values delivered to this endpoint. Left out: every type the platform has at creation; types added to the platform later are opt-in all the same (added with webhooks/patch). */
-                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED" | "CREDIT_NOTE_CREATED" | "CREDIT_NOTE_VOIDED")[];
+                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED" | "CREDIT_NOTE_CREATED" | "CREDIT_NOTE_VOIDED" | "INVOICE_PAYMENT_ACTION_REQUIRED" | "PAYMENT_DISPUTED")[];
                     /** @description Receive events of this channel only. Left out: every channel for an account-level key, the key’s channel for a key bound to one. */
                     channel_id?: string;
                 };
@@ -11507,7 +11681,7 @@ export interface operations {
                     /** @description null removes it. */
                     description?: string | null;
                     /** @description Replaces the whole list. */
-                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED" | "CREDIT_NOTE_CREATED" | "CREDIT_NOTE_VOIDED")[];
+                    event_types?: ("INVOICE_CREATED" | "INVOICE_UPDATED" | "INVOICE_FINALIZED" | "INVOICE_FINALIZATION_FAILED" | "INVOICE_PAID" | "INVOICE_VOIDED" | "INVOICE_DELETED" | "INVOICE_PAYMENT_FAILED" | "INVOICE_PAYMENT_REFUNDED" | "INVOICE_DUNNING_STARTED" | "INVOICE_UNPAID" | "SUBSCRIPTION_CREATED" | "SUBSCRIPTION_UPDATED" | "SUBSCRIPTION_SCHEDULED_FOR_CANCELLATION" | "SUBSCRIPTION_CANCELLED" | "SUBSCRIPTION_TRIAL_ACTIVATED" | "SUBSCRIPTION_ACTIVATED" | "SUBSCRIPTION_EXPIRED" | "SUBSCRIPTION_REDEMPTION_STARTED" | "SUBSCRIPTION_UNPAID" | "SUBSCRIPTION_RENEWED" | "CUSTOMER_CREATED" | "CUSTOMER_UPDATED" | "PAYMENT_INSTRUMENT_CREATED" | "PAYMENT_INSTRUMENT_REVOKED" | "PAYMENT_INSTRUMENT_EXPIRED" | "ROUTING_CONFIG_VERSION_PUBLISHED" | "CREDIT_NOTE_CREATED" | "CREDIT_NOTE_VOIDED" | "INVOICE_PAYMENT_ACTION_REQUIRED" | "PAYMENT_DISPUTED")[];
                     /**
                      * @description ACTIVE starts deliveries (and re-enables a DISABLED endpoint); INACTIVE stops them and cancels those still pending.
                      * @enum {string}

@@ -10,6 +10,7 @@ import { temporalSettings } from '../services/temporal/connection-settings';
 import { setUpTemporal } from './operator/temporal-setup';
 import { assignLegalEntity, createLegalEntity, listLegalEntities } from './operator/legal-entities';
 import { issueV1Secret, operatorSecretsKey, revokeV1Secret } from './operator/v1-secrets';
+import { connectStripeAsOperator, showStripeConnection } from './operator/stripe-connection';
 
 const USAGE = `Operator commands (DATABASE_URL must point at the platform's database):
   npm run operator -- create-account --name "Acme"
@@ -25,14 +26,29 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- create-legal-entity --account acct_… --name "Acme GmbH" --country DEU
   npm run operator -- assign-legal-entity --channel chn_… --legal-entity le_…|none
   npm run operator -- list-legal-entities --account acct_…
+  npm run operator -- connect-stripe --account acct_… --secret-key sk_… --webhook-secret whsec_… [--api-base http://…]   (saves or rotates the account's Stripe credentials after Stripe accepted the key; prints their last 4 only; without --api-base a rotation keeps the address, docs/payments-stripe.md)
+  npm run operator -- stripe-connection --account acct_…   (the account's Stripe connection: livemode, last 4 of each secret, address, who connected it)
   npm run operator -- temporal-setup [--retention-days 7]   (Temporal's settings, docs/configuration.md: creates the namespace when missing and registers the platform's search attributes; safe to repeat)`;
+
+/**
+ * Node's own parse errors quote the argument they stumbled on, which may be a secret given one
+ * word too many (`--secret-key sk_… sk_…`): those are answered without it.
+ */
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, to: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, 'secret-key': { type: 'string' }, 'webhook-secret': { type: 'string' }, 'api-base': { type: 'string' } },
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new Error(`An argument without an option before it (not shown: it may be a secret).\n${USAGE}`);
+    throw error;
+  }
+}
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
-    args: rest,
-    options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, to: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
-  });
+  const { values } = parseOptions(rest);
   const list = (value?: string) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
   const required = (value: string | undefined, flag: string) => {
     if (!value) throw new Error(`--${flag} is required.\n${USAGE}`);
@@ -125,6 +141,25 @@ async function main(): Promise<void> {
         console.log(JSON.stringify(await assignLegalEntity(db, required(values.channel, 'channel'), legalEntity === 'none' ? null : legalEntity)));
         break;
       }
+      case 'connect-stripe':
+        console.log(
+          JSON.stringify(
+            await connectStripeAsOperator(
+              db,
+              {
+                accountId: required(values.account, 'account'),
+                secretKey: required(values['secret-key'], 'secret-key'),
+                webhookSecret: required(values['webhook-secret'], 'webhook-secret'),
+                apiBase: values['api-base'],
+              },
+              operatorSecretsKey(),
+            ),
+          ),
+        );
+        break;
+      case 'stripe-connection':
+        console.log(JSON.stringify(await showStripeConnection(db, required(values.account, 'account'))));
+        break;
       case 'list-legal-entities':
         console.log(JSON.stringify(await listLegalEntities(db, required(values.account, 'account')), null, 2));
         break;

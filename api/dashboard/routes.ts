@@ -18,6 +18,7 @@ import { endRevokedKeyRotation } from '../../services/api-keys/revoke';
 import { serializeApiKey } from '../api-keys/schemas';
 import type { SecretCache } from '../auth/secret-cache';
 import { confirmTotp, disableTotp, enrollTotp } from '../../services/dashboard/totp';
+import { connectStripeFromDashboard, paymentProvidersOf } from '../../services/payments/providers/stripe/dashboard-connection';
 import { dashboardAccount, listDashboardUsers, serializeDashboardUser, type DashboardUserRow } from '../../services/dashboard/users';
 import { formatDateTime } from '../../domain/datetime';
 import { paginate } from '../common/pagination';
@@ -233,6 +234,19 @@ const ROUTES: Record<string, Route> = {
     await revokeInvitation(ctx.db, ctx.session.actor, input.invitation_id, ctx.now);
     await audit(ctx, 'invitations/revoke', input.invitation_id);
     return { status: 204 };
+  }),
+  'payment-providers/get': sessionRoute('admin', schemas.emptyRequest, async (ctx) => ({
+    body: await paymentProvidersOf(ctx.db, ctx.session.actor.accountId),
+  })),
+  'payment-providers/connect-stripe': sessionRoute('admin', schemas.connectStripeRequest, async (ctx, input) => {
+    const connection = await connectStripeFromDashboard(
+      ctx.db,
+      ctx.session.actor,
+      { secretKey: input.secret_key, webhookSecret: input.webhook_secret, apiBase: input.api_base },
+      ctx.now,
+    );
+    await audit(ctx, 'payment-providers/connect-stripe', ctx.session.actor.accountId);
+    return { body: connection };
   }),
   'audit-log/list': sessionRoute('admin', schemas.listAuditLogRequest, async (ctx, input) => {
     const filters = {

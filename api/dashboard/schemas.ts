@@ -48,3 +48,10 @@ export const listAuditLogRequest = z.strictObject({
   object_id: z.string().min(1).max(100).optional(),
   created_at: z.strictObject({ from: dateTime.optional(), to: dateTime.optional() }).optional(),
 });
+
+/** Formats are the service's (domain/stripe-credentials.ts), so a refusal names its field in the one way the page shows. */
+export const connectStripeRequest = z.strictObject({
+  secret_key: z.string().max(512),
+  webhook_secret: z.string().max(512),
+  api_base: z.string().max(2048).nullable().optional(),
+});

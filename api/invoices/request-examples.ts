@@ -34,4 +34,5 @@ export const invoiceRequestExamples = {
   preview: { subscription_id: EXAMPLE_IDS.subscription, subscription_update: proposedUpdate, proration_date: '2026-12-01T00:00:00.000000Z' },
   pay: { id: EXAMPLE_IDS.invoice, payment_instrument_id: EXAMPLE_IDS.paymentInstrument },
   refund: { id: EXAMPLE_IDS.invoice, amount: 1250, reason: 'Shipping was late; express fee returned.' },
+  'list-payments': { id: EXAMPLE_IDS.invoice, pagination: { page_size: 20 } },
 } satisfies ResourceRequestExamples<'invoices'>;

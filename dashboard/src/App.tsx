@@ -32,6 +32,7 @@ export const ROUTES: { pattern: string; page: Page; roles?: string[] }[] = [
   { pattern: '/monthly-statements', page: page(() => import('./pages/MonthlyStatementsPage'), 'MonthlyStatementsPage') },
   { pattern: '/team', page: page(() => import('./pages/TeamPage'), 'TeamPage'), roles: ['MERCHANT_ADMIN'] },
   { pattern: '/audit-log', page: page(() => import('./pages/AuditLogPage'), 'AuditLogPage'), roles: ['MERCHANT_ADMIN'] },
+  { pattern: '/payment-providers', page: page(() => import('./pages/PaymentProvidersPage'), 'PaymentProvidersPage'), roles: ['MERCHANT_ADMIN'] },
   { pattern: '/account', page: page(() => import('./pages/AccountPage'), 'AccountPage') },
 ];
 

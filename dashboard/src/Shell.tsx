@@ -42,6 +42,7 @@ const SECTIONS: { heading: string; items: NavItem[]; roles?: string[] }[] = [
     items: [
       { to: '/team', label: 'Team' },
       { to: '/audit-log', label: 'Audit log' },
+      { to: '/payment-providers', label: 'Payment providers' },
     ],
   },
 ];

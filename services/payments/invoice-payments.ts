@@ -15,6 +15,7 @@ const paymentSelect = {
   declineMessage: true,
   provider: true,
   providerChargeId: true,
+  nextActionUrl: true,
   refundedAmount: true,
   createdAt: true,
   updatedAt: true,
@@ -37,6 +38,7 @@ export interface InvoicePaymentRecord {
   provider?: string;
   provider_reference?: string;
   provider_url?: string;
+  next_action_url?: string;
   payment_instrument_id: string;
   refunded_amount: number;
   created_at: string;
@@ -80,6 +82,7 @@ export function serializeInvoicePayment(row: InvoicePaymentRow): InvoicePaymentR
     ...(row.provider !== null ? { provider: row.provider } : {}),
     ...(row.providerChargeId !== null ? { provider_reference: row.providerChargeId } : {}),
     ...(row.providerUrl ? { provider_url: row.providerUrl } : {}),
+    ...(row.nextActionUrl !== null && row.status === 'REQUIRES_ACTION' ? { next_action_url: row.nextActionUrl } : {}),
     payment_instrument_id: row.instrumentId,
     refunded_amount: row.refundedAmount,
     created_at: formatDateTime(row.createdAt),

@@ -51,6 +51,25 @@ export interface PasswordReset {
   account_name: string;
 }
 
+/** An account's Stripe connection as `payment-providers/get` shows it: never a secret, only its last 4 characters. */
+export interface StripeConnection {
+  provider: 'stripe';
+  livemode: boolean;
+  secret_key_last4: string;
+  webhook_secret_last4: string;
+  api_base: string | null;
+  /** `operator`, or the dashboard user's id. */
+  connected_by: string;
+  connected_at: string;
+  updated_at: string;
+}
+
+export interface PaymentProviders {
+  stripe: StripeConnection | null;
+  /** Whether this platform lets the dashboard set the Stripe API address (STRIPE_API_BASE_EDITABLE). */
+  api_base_editable: boolean;
+}
+
 export interface CursorPage<T> {
   data: T[];
   next_cursor: string | null;

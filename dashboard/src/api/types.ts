@@ -12,6 +12,7 @@ export type PaymentInstrument = Schemas['PaymentInstrument'];
 export type Invoice = Schemas['Invoice'];
 export type InvoiceLine = Invoice['line_items'][number];
 export type Refund = Schemas['InvoiceRefund'];
+export type InvoicePayment = Schemas['InvoicePaymentRecord'];
 export type BalanceTransaction = Schemas['CustomerBalanceTransaction'];
 export type CreditNote = Schemas['CreditNote'];
 export type CreditNotePreview = Schemas['CreditNotePreview'];

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { CreditNote, CreditNotePreview, Invoice, Refund } from '../api/types';
+import type { CreditNote, CreditNotePreview, Invoice, InvoicePayment, Refund } from '../api/types';
 import { useIdempotencyKey } from '../api/idempotency';
 import { v2, type Page } from '../api/v2';
 import { customerName } from '../components/customerName';
@@ -153,6 +153,18 @@ function CreditNoteForm({ invoice, onIssued }: { invoice: Invoice; onIssued: () 
   );
 }
 
+/** The provider's id of the payment, linked to the provider's own dashboard when it has one (Stripe). */
+function ProviderReference(row: InvoicePayment) {
+  if (!row.provider_reference) return '—';
+  if (!row.provider_url) return <code>{row.provider_reference}</code>;
+  return (
+    <a href={row.provider_url} target="_blank" rel="noreferrer">
+      {row.provider_reference}
+      <span className="hint"> (opens {row.provider === 'stripe' ? 'Stripe' : row.provider})</span>
+    </a>
+  );
+}
+
 export function InvoiceDetailPage({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const can = useCan();
@@ -164,6 +176,9 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
   const [refundReason, setRefundReason] = useState('');
   const creditNotes = usePaged<CreditNote>(['invoices', id, 'credit-notes'], async (token) =>
     pageOf(await v2<Page<CreditNote>>('/v2/credit-notes/list', listBody(token, { invoice_id: { operator: 'EQ', value: id } }))),
+  );
+  const payments = usePaged<InvoicePayment>(['invoices', id, 'payments'], async (token) =>
+    pageOf(await v2<Page<InvoicePayment>>('/v2/invoices/list-payments', { id, pagination: { page_size: 20, ...(token ? { next_page_token: token } : {}) } })),
   );
   const refresh = () => client.invalidateQueries({ queryKey: ['invoices'] });
   const voidNote = useMutation({
@@ -263,6 +278,20 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
             <p>
               {data.paid_at ? `Paid ${dateTime(data.paid_at)}${data.payment_instrument_id ? ` with ${data.payment_instrument_id}` : ''}.` : 'Not paid.'}
             </p>
+            <PagedTable
+              caption="Payments of this invoice"
+              paged={payments}
+              rowKey={(row) => row.id}
+              empty="No payment was made."
+              columns={[
+                { header: 'Payment', cell: (row) => row.id },
+                { header: 'Status', cell: (row) => `${row.status}${row.decline_code ? ` (${row.decline_code})` : ''}` },
+                { header: 'Amount', cell: (row) => money(row.amount, row.currency) },
+                { header: 'Provider', cell: (row) => row.provider ?? '—' },
+                { header: 'Provider reference', cell: ProviderReference },
+                { header: 'Created', cell: (row) => dateTime(row.created_at) },
+              ]}
+            />
             {refunds.length > 0 ? (
               <ul>
                 {refunds.map((refund) => (
