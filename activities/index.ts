@@ -9,6 +9,7 @@ import { createPaymentSweepActivities } from './payment-sweep';
 import { createReportExportActivities } from './report-export';
 import { createSecretRotationActivities } from './secret-rotation';
 import { createSettlementActivities } from './settlements';
+import { createStripeSettlementActivities } from './stripe-settlements';
 import { createSubscriptionActivities } from './subscription';
 import { createV1RestoreRequestActivities } from './v1-restore-requests';
 import { createWebhookDeliveryActivities } from './webhook-delivery';
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createSubscriptionActivities(deps),
     ...createReportExportActivities(deps),
     ...createSettlementActivities(deps),
+    ...createStripeSettlementActivities(deps),
     ...createMonthlyStatementActivities(deps),
     ...createWebhookDeliveryActivities(deps),
     ...createV1RestoreRequestActivities(deps),

@@ -1,6 +1,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Database } from '../prisma/client';
 import { exactNumber } from '../domain/payments';
+import type { Reconciliation, SettlementLineKind, SettlementParts } from '../domain/settlement-lines';
 
 /**
  * The provider's books as settlements and statements read them (docs/settlements.md, "Source
@@ -9,22 +10,21 @@ import { exactNumber } from '../domain/payments';
  * reconciled against what our payments and refunds say.
  */
 
-export type EntryKind = 'CHARGE' | 'REFUND';
+/** The sandbox's books hold charges and refunds; a Stripe payout's lines are any kind (docs/settlements.md). */
+export type EntryKind = SettlementLineKind;
 
 /** How a provider's line compares with our records (docs/settlements.md, "Reconciliation"). */
-export type Reconciliation = 'MATCHED' | 'UNKNOWN_PAYMENT' | 'PAYMENT_MISMATCH' | 'UNKNOWN_REFUND' | 'REFUND_MISMATCH';
+export type { Reconciliation };
 
-export interface BookLine {
+export interface BookLine extends SettlementParts {
   kind: EntryKind;
   provider: string;
-  /** The provider's id of the charge or refund. */
+  /** The provider's id of the charge or refund (of the fee or adjustment). */
   providerReference: string;
-  providerChargeId: string;
+  /** Null for a line about no charge (a Stripe fee). */
+  providerChargeId: string | null;
   transactedAt: Date;
   currency: string;
-  grossAmount: number;
-  refundedAmount: number;
-  feeAmount: number;
   paymentId: string | null;
   invoiceId: string | null;
   channelId: string | null;
@@ -186,6 +186,7 @@ export async function* bookLines(
         grossAmount: row.gross_amount,
         refundedAmount: row.refunded_amount,
         feeAmount: row.fee_amount,
+        adjustmentAmount: 0,
         paymentId: row.payment_id,
         invoiceId: row.invoice_id,
         channelId: row.channel_id,

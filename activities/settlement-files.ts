@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import Papa from 'papaparse';
 import { formatDateTime } from '../domain/datetime';
+import { netOf, type SettlementParts } from '../domain/settlement-lines';
 import type { BookLine } from './settlement-books';
 
 /** CSV with a header row, written in batches as the lines arrive (docs/settlements.md, "Files"). */
@@ -41,11 +42,7 @@ export interface SettlementHeader {
   settlementDate: string;
 }
 
-export interface Totals {
-  grossAmount: number;
-  refundedAmount: number;
-  feeAmount: number;
-}
+export type Totals = SettlementParts;
 
 export const SETTLEMENT_COLUMNS = [
   'record_type',
@@ -65,6 +62,7 @@ export const SETTLEMENT_COLUMNS = [
   'gross_amount',
   'refunded_amount',
   'fee_amount',
+  'adjustment_amount',
   'net_amount',
   'reconciliation',
 ] as const;
@@ -101,19 +99,25 @@ export class BooksChanged extends Error {
  * sums differ from `expected`, so a file is only ever stored whole and agreeing.
  */
 async function* verified(settlementId: string, lines: AsyncIterable<BookLine>, expected: Totals): AsyncGenerator<BookLine> {
-  const found: Totals = { grossAmount: 0, refundedAmount: 0, feeAmount: 0 };
+  const found: Totals = { grossAmount: 0, refundedAmount: 0, feeAmount: 0, adjustmentAmount: 0 };
   for await (const line of lines) {
     found.grossAmount += line.grossAmount;
     found.refundedAmount += line.refundedAmount;
     found.feeAmount += line.feeAmount;
+    found.adjustmentAmount += line.adjustmentAmount;
     yield line;
   }
-  if (found.grossAmount !== expected.grossAmount || found.refundedAmount !== expected.refundedAmount || found.feeAmount !== expected.feeAmount) {
+  if (
+    found.grossAmount !== expected.grossAmount ||
+    found.refundedAmount !== expected.refundedAmount ||
+    found.feeAmount !== expected.feeAmount ||
+    found.adjustmentAmount !== expected.adjustmentAmount
+  ) {
     throw new BooksChanged(settlementId, expected, found);
   }
 }
 
-/** One row per charge and refund, then a TOTAL row whose net_amount is the settlement's amount. */
+/** One row per line (charge, refund, fee, adjustment), then a TOTAL row whose net_amount is the settlement's amount. */
 export async function* settlementRows(header: SettlementHeader, lines: AsyncIterable<BookLine>, expected: Totals): AsyncGenerator<SettlementRow> {
   const common = {
     settlement_id: header.id,
@@ -129,7 +133,7 @@ export async function* settlementRows(header: SettlementHeader, lines: AsyncIter
       ...common,
       transacted_at: formatDateTime(line.transactedAt),
       provider_reference: line.providerReference,
-      provider_charge_id: line.providerChargeId,
+      provider_charge_id: line.providerChargeId ?? '',
       payment_id: line.paymentId ?? '',
       refund_id: line.refundId ?? '',
       invoice_id: line.invoiceId ?? '',
@@ -137,7 +141,8 @@ export async function* settlementRows(header: SettlementHeader, lines: AsyncIter
       gross_amount: line.grossAmount,
       refunded_amount: line.refundedAmount,
       fee_amount: line.feeAmount,
-      net_amount: line.grossAmount - line.refundedAmount - line.feeAmount,
+      adjustment_amount: line.adjustmentAmount,
+      net_amount: netOf(line),
       reconciliation: line.reconciliation,
     };
   }
@@ -154,12 +159,16 @@ export async function* settlementRows(header: SettlementHeader, lines: AsyncIter
     gross_amount: expected.grossAmount,
     refunded_amount: expected.refundedAmount,
     fee_amount: expected.feeAmount,
-    net_amount: expected.grossAmount - expected.refundedAmount - expected.feeAmount,
+    adjustment_amount: expected.adjustmentAmount,
+    net_amount: netOf(expected),
     reconciliation: '',
   };
 }
 
-/** Signed entries: a charge is CHARGE (+) and FEE (−), a refund is REFUND (−); they sum to the net amount. */
+/**
+ * Signed entries: a charge is CHARGE (+), a refund REFUND (−), an adjustment ADJUSTMENT (±), and
+ * any line's fee a FEE (−, + when given back); they sum to the net amount.
+ */
 export async function* financialEntryRows(header: SettlementHeader, lines: AsyncIterable<BookLine>, expected: Totals): AsyncGenerator<FinancialEntryRow> {
   for await (const line of verified(header.id, lines, expected)) {
     const common = {
@@ -167,16 +176,14 @@ export async function* financialEntryRows(header: SettlementHeader, lines: Async
       currency: line.currency,
       booked_at: formatDateTime(line.transactedAt),
       provider_reference: line.providerReference,
-      provider_charge_id: line.providerChargeId,
+      provider_charge_id: line.providerChargeId ?? '',
       payment_id: line.paymentId ?? '',
       refund_id: line.refundId ?? '',
       invoice_id: line.invoiceId ?? '',
     };
-    if (line.kind === 'CHARGE') {
-      yield { ...common, entry_type: 'CHARGE', amount: line.grossAmount };
-      if (line.feeAmount !== 0) yield { ...common, entry_type: 'FEE', amount: -line.feeAmount };
-    } else {
-      yield { ...common, entry_type: 'REFUND', amount: -line.refundedAmount };
-    }
+    if (line.kind === 'CHARGE') yield { ...common, entry_type: 'CHARGE', amount: line.grossAmount };
+    if (line.kind === 'REFUND') yield { ...common, entry_type: 'REFUND', amount: -line.refundedAmount };
+    if (line.kind === 'ADJUSTMENT') yield { ...common, entry_type: 'ADJUSTMENT', amount: line.adjustmentAmount };
+    if (line.feeAmount !== 0 || line.kind === 'FEE') yield { ...common, entry_type: 'FEE', amount: -line.feeAmount };
   }
 }

@@ -1,12 +1,15 @@
 import { heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import type { Prisma } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
 import { forEachConcurrently, inChunks, isBatchLimit, MAX_RECORDS_PER_BATCH, type BatchCursor } from '../domain/settlement-batches';
 import { exactNumber } from '../domain/payments';
 import { addDays, isDay, startOfDay, utcDayOf } from '../domain/settlement-dates';
 import { SETTLEMENT_FILE_TYPES, settlementFileKey, type SettlementFileStatus, type SettlementFileType } from '../domain/settlement-files';
+import { payoutWindow, STRIPE_PROVIDER } from '../domain/stripe-payouts';
 import type { Database } from '../prisma/client';
 import { bookLines, bookTotals } from './settlement-books';
+import { storedLines } from './settlement-lines';
 import {
   BooksChanged,
   csvChunks,
@@ -80,15 +83,30 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
     });
   }
 
-  /** The settlements of `day`, whatever their providers, legal entities and currencies. */
+  /** The dates of the sandbox's settlements of `day`. */
   function ofDay(day: string) {
     return { settlementDate: startOfDay(addDays(day, 1)), periodFrom: startOfDay(day) };
   }
 
   /**
-   * Settles every provider's lines of `day` per legal entity and currency, in one transaction.
-   * A settlement is written once (unique per provider, legal entity, currency and date): a rerun
-   * finds it and only resets its FAILED files to PROCESSING, to be built again.
+   * The settlements a run of `day` covers: the sandbox's of that day, and those of the Stripe
+   * payouts arriving in its window (docs/settlements.md, "Settlements from Stripe").
+   */
+  function ofRun(day: string): Prisma.SettlementWhereInput {
+    const { firstDay, lastDay } = payoutWindow(day);
+    return {
+      OR: [
+        { ...ofDay(day), provider: { not: STRIPE_PROVIDER } },
+        { provider: STRIPE_PROVIDER, settlementDate: { gte: startOfDay(firstDay), lte: startOfDay(lastDay) } },
+      ],
+    };
+  }
+
+  /**
+   * Settles every sandbox provider's lines of `day` per legal entity and currency, in one
+   * transaction. A settlement is written once (unique per account, provider and report id, which
+   * the sandbox makes from the legal entity, currency and day): a rerun finds it and only resets
+   * its FAILED files to PROCESSING (the run's Stripe settlements' too), to be built again.
    */
   async function settle(day: string): Promise<{ openedAt: Date; unassigned: SettleDayResult['unassigned'] }> {
     if (!isDay(day)) throw ApplicationFailure.nonRetryable(`Not a day (YYYY-MM-DD): ${day}`, 'INVALID_DAY');
@@ -126,7 +144,7 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
             skipDuplicates: true,
           });
         }
-        const ids = (await tx.settlement.findMany({ where: ofDay(day), select: { id: true }, orderBy: { id: 'asc' } })).map((row) => row.id);
+        const ids = (await tx.settlement.findMany({ where: ofRun(day), select: { id: true }, orderBy: { id: 'asc' } })).map((row) => row.id);
         for (const chunk of inChunks(ids)) {
           await tx.settlementFile.createMany({
             data: chunk.flatMap((settlementId) =>
@@ -135,9 +153,9 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
             skipDuplicates: true,
           });
         }
-        await tx.settlement.updateMany({ where: { ...ofDay(day), files: { some: { status: 'FAILED' } } }, data: { updatedAt: now } });
+        await tx.settlement.updateMany({ where: { ...ofRun(day), files: { some: { status: 'FAILED' } } }, data: { updatedAt: now } });
         await tx.settlementFile.updateMany({
-          where: { status: 'FAILED', settlement: ofDay(day) },
+          where: { status: 'FAILED', settlement: ofRun(day) },
           data: { status: 'PROCESSING', failureReason: null, updatedAt: now },
         });
         return now;
@@ -149,8 +167,9 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
 
   /**
    * Writes one file from the provider's books and marks it SUCCEEDED. The lines are read again
-   * and must add up to the settlement, else the file fails for good (BOOKS_CHANGED) rather than
-   * disagree with it. Rebuilding writes the same bytes to the same key.
+   * (the sandbox's books, or the lines a Stripe payout's settlement was made with) and must add up
+   * to the settlement, else the file fails for good (BOOKS_CHANGED) rather than disagree with it.
+   * Rebuilding writes the same bytes to the same key.
    */
   async function buildFile(settlementId: string, type: SettlementFileType): Promise<{ bytes: number }> {
     const settlement = await db.settlement.findUniqueOrThrow({ where: { id: settlementId } });
@@ -164,17 +183,21 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
       currency: settlement.currency,
       settlementDate: utcDayOf(settlement.settlementDate),
     };
-    const lines = bookLines(db, {
-      from: startOfDay(day),
-      to: startOfDay(addDays(to, 1)),
-      provider: settlement.provider,
-      legalEntityId: settlement.legalEntityId,
-      currency: settlement.currency,
-    });
+    const lines =
+      settlement.provider === STRIPE_PROVIDER
+        ? storedLines(db, settlement)
+        : bookLines(db, {
+            from: startOfDay(day),
+            to: startOfDay(addDays(to, 1)),
+            provider: settlement.provider,
+            legalEntityId: settlement.legalEntityId,
+            currency: settlement.currency,
+          });
     const expected = {
       grossAmount: exactNumber(settlement.grossAmount, 'gross'),
       refundedAmount: exactNumber(settlement.refundedAmount, 'refunded'),
       feeAmount: exactNumber(settlement.feeAmount, 'fee'),
+      adjustmentAmount: exactNumber(settlement.adjustmentAmount, 'adjustment'),
     };
     const key = settlementFileKey(settlement.id, type);
     let written: { bytes: number };
@@ -205,7 +228,7 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
     if (!isDay(day)) throw ApplicationFailure.nonRetryable(`Not a day (YYYY-MM-DD): ${day}`, 'INVALID_DAY');
     if (!isBatchLimit(limit)) throw ApplicationFailure.nonRetryable(`A batch holds 1 to ${MAX_RECORDS_PER_BATCH} settlements, not ${limit}.`, 'INVALID_BATCH');
     return db.settlement.findMany({
-      where: { ...ofDay(day), ...(after !== null ? { id: { gt: after } } : {}) },
+      where: { ...ofRun(day), ...(after !== null ? { id: { gt: after } } : {}) },
       select: { id: true, files: { where: { status: 'PROCESSING' }, select: { type: true }, orderBy: { type: 'asc' } } },
       orderBy: { id: 'asc' },
       take: limit,
@@ -235,7 +258,7 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
      */
     async openSettlementDay({ day }: { day: string }): Promise<OpenedSettlementDay> {
       const { openedAt, unassigned } = await settle(day);
-      const settlements = await db.settlement.count({ where: { ...ofDay(day), files: { some: { status: 'PROCESSING' } } } });
+      const settlements = await db.settlement.count({ where: { ...ofRun(day), files: { some: { status: 'PROCESSING' } } } });
       return { day, since: openedAt.toISOString(), settlements, unassignedLines: unassigned.reduce((sum, group) => sum + group.lines, 0) };
     },
 
@@ -280,7 +303,7 @@ export function createSettlementActivities({ db, storage = fileStorageFromEnv() 
     async settleDay({ day }: { day: string }): Promise<SettleDayResult> {
       const { unassigned } = await settle(day);
       const pending = await db.settlementFile.findMany({
-        where: { status: 'PROCESSING', settlement: ofDay(day) },
+        where: { status: 'PROCESSING', settlement: ofRun(day) },
         select: { settlementId: true, type: true },
         orderBy: [{ settlementId: 'asc' }, { type: 'asc' }],
       });

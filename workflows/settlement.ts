@@ -1,9 +1,11 @@
-import { ActivityFailure, ApplicationFailure, continueAsNew, patched, proxyActivities, rootCause, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, continueAsNew, log, patched, proxyActivities, rootCause, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SettlementBatchInput, SettlementBatchResult } from '../activities/settlements';
+import type { StripePayoutBatchInput } from '../activities/stripe-settlements';
 import { BATCHES_PER_RUN, describeBatch, RECORDS_PER_BATCH } from '../domain/settlement-batches';
 import { previousUtcDay } from '../domain/settlement-dates';
 import type { SettlementFileType } from '../domain/settlement-files';
+import { STRIPE_ACCOUNTS_PER_BATCH } from '../domain/stripe-payouts';
 import { settlementDaySummary, settlementProgress } from '../domain/settlement-summaries';
 import { runDetails } from '../domain/workflow-details';
 import { scheduledTime } from './settlement-scheduled-time';
@@ -23,6 +25,16 @@ const { buildSettlementBatch } = proxyActivities<Activities>({
   retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
 });
 
+/**
+ * Stripe's books, read for a batch of connected accounts: a batch still failing after these
+ * attempts ends the reading for this run, whose later runs' windows still hold the payouts.
+ */
+const { settleStripePayouts } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '5 minutes',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 5 },
+});
+
 /** Runs started before batches: one activity per file, up to 5 attempts each. */
 const { buildSettlementFile } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
@@ -34,6 +46,9 @@ const FILE_CONCURRENCY = 8;
 
 /** Marks the histories that settle in batches; runs recorded without it replay file by file. */
 export const SETTLEMENT_BATCHES_PATCH = 'settlement-batches';
+
+/** Marks the histories that read Stripe's payouts before opening the day; runs recorded without it open the day at once. */
+export const STRIPE_PAYOUTS_PATCH = 'stripe-payouts';
 
 export interface SettlementInput {
   /** The UTC day whose transactions are settled, `YYYY-MM-DD`; by default the day before the scheduled time. */
@@ -66,9 +81,10 @@ export interface SettlementResult {
 
 /**
  * Settles one UTC day (docs/settlements.md): one settlement per provider, legal entity and
- * currency, then its SETTLEMENT and FINANCIAL_ENTRIES files, each PROCESSING until it is stored
- * (SUCCEEDED) or has failed every attempt (FAILED). Started daily by the settlement Schedule;
- * running it again for a day is harmless and rebuilds only the files that did not succeed.
+ * currency, and one per Stripe payout arrived in the week up to the day, then its SETTLEMENT and
+ * FINANCIAL_ENTRIES files, each PROCESSING until it is stored (SUCCEEDED) or has failed every
+ * attempt (FAILED). Started daily by the settlement Schedule; running it again for a day is
+ * harmless and rebuilds only the files that did not succeed.
  *
  * The files are built in batches of settlements after a cursor, and the run continues as new
  * after `batchesPerRun` of them, so a run's history is bounded whatever the day holds.
@@ -106,11 +122,34 @@ export async function settlementWorkflow(input: SettlementInput = {}): Promise<S
 }
 
 async function opened(day: string): Promise<SettlementProgress> {
+  // Before the day is opened, so that it counts the payouts' settlements among those to build.
+  const payoutLines = patched(STRIPE_PAYOUTS_PATCH) ? await settledStripePayouts(day) : 0;
   const { since, settlements, unassignedLines } = await openSettlementDay.executeWithOptions(
     { summary: `Open ${day}: a settlement per provider, legal entity and currency` },
     [{ day }],
   );
-  return { since, after: null, result: { day, settlements, filesSucceeded: 0, filesFailed: 0, unassignedLines } };
+  return { since, after: null, result: { day, settlements, filesSucceeded: 0, filesFailed: 0, unassignedLines: unassignedLines + payoutLines } };
+}
+
+/** Reads the Stripe payouts of every connected account, a batch at a time; returns their unassigned lines. */
+async function settledStripePayouts(day: string): Promise<number> {
+  let unassignedLines = 0;
+  let after: string | null = null;
+  for (;;) {
+    const batch: StripePayoutBatchInput = { day, after, limit: STRIPE_ACCOUNTS_PER_BATCH };
+    try {
+      const done = await settleStripePayouts.executeWithOptions(
+        { summary: `Settle the Stripe payouts arriving in the week up to ${day}: ${describeBatch(batch, 'connected accounts')}` },
+        [batch],
+      );
+      unassignedLines += done.unassignedLines;
+      if (done.complete) return unassignedLines;
+      after = done.last;
+    } catch (error) {
+      log.warn('Stripe payouts not read: left to the next runs', { day, after, reason: failureReason(error) });
+      return unassignedLines;
+    }
+  }
 }
 
 /** Why an activity failed for good, its failure type first when there is one; anything else fails the workflow task. */

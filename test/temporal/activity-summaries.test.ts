@@ -101,6 +101,7 @@ describe('activity summaries', () => {
     const handle = await start('settlementWorkflow', [{ day: '2026-11-01' }]);
     await handle.result();
     expect(await scheduled(handle)).toEqual([
+      { activity: 'settleStripePayouts', summary: 'Settle the Stripe payouts arriving in the week up to 2026-11-01: the first 50 connected accounts' },
       { activity: 'openSettlementDay', summary: 'Open 2026-11-01: a settlement per provider, legal entity and currency' },
       { activity: 'buildSettlementBatch', summary: 'Build the files of 2026-11-01: the first 100 settlements' },
     ]);
