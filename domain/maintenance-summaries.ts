@@ -1,8 +1,9 @@
 /** The static summaries of the platform's housekeeping workflows, also stated by every run they continue as new into. */
 
-/** "hourly", "every 5 minutes". */
+/** "hourly", "every 5 minutes", "every minute". */
 function every(minutes: number): string {
   if (minutes === 60) return 'hourly';
+  if (minutes === 1) return 'every minute';
   return minutes % 60 === 0 ? `every ${minutes / 60} hours` : `every ${minutes} minutes`;
 }
 

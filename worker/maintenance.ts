@@ -1,13 +1,14 @@
 import type { Client } from '@temporalio/client';
 import { ensureIdempotencyPurge, ensurePaymentSweep } from '../services/workflows/maintenance';
 import { ensureSettlementSchedules } from '../services/workflows/settlement-schedules';
+import { paymentSweepIntervalFromEnv } from './payment-sweep-interval';
 
 /**
  * Starts the platform's housekeeping workflows unless they already run: every worker start
  * may call this, the fixed workflow ids keep one of each.
  */
-export async function ensureMaintenanceWorkflows(client: Client): Promise<void> {
+export async function ensureMaintenanceWorkflows(client: Client, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   await ensureIdempotencyPurge(client);
-  await ensurePaymentSweep(client);
+  await ensurePaymentSweep(client, paymentSweepIntervalFromEnv(env));
   await ensureSettlementSchedules(client);
 }

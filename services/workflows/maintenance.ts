@@ -6,7 +6,8 @@ import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge
 import type { paymentSweepWorkflow } from '../../workflows/payment-sweep';
 
 const IDEMPOTENCY_PURGE_INTERVAL_MINUTES = 60;
-const PAYMENT_SWEEP_INTERVAL_MINUTES = 5;
+/** The payment sweeper's interval unless the worker is told otherwise (worker/payment-sweep-interval.ts). */
+export const PAYMENT_SWEEP_INTERVAL_MINUTES = 5;
 
 /** Starts the hourly purge of expired idempotency records unless it runs: the fixed id keeps one. */
 export async function ensureIdempotencyPurge(temporal: Client): Promise<void> {
@@ -21,14 +22,14 @@ export async function ensureIdempotencyPurge(temporal: Client): Promise<void> {
   });
 }
 
-/** Starts the sweep that finishes abandoned manual pays and refunds every 5 minutes, unless it runs: the fixed id keeps one. */
-export async function ensurePaymentSweep(temporal: Client): Promise<void> {
+/** Starts the sweep that finishes abandoned manual pays and refunds every `intervalMinutes`, unless it runs: the fixed id keeps one. */
+export async function ensurePaymentSweep(temporal: Client, intervalMinutes: number = PAYMENT_SWEEP_INTERVAL_MINUTES): Promise<void> {
   await temporal.workflow.start<typeof paymentSweepWorkflow>('paymentSweepWorkflow', {
     taskQueue: TASK_QUEUE,
     workflowId: PAYMENT_SWEEP_WORKFLOW_ID,
     workflowIdConflictPolicy: 'USE_EXISTING',
-    args: [{ intervalMinutes: PAYMENT_SWEEP_INTERVAL_MINUTES }],
+    args: [{ intervalMinutes }],
     typedSearchAttributes: searchAttributesOf({ resourceId: PAYMENT_SWEEP_WORKFLOW_ID }),
-    staticSummary: paymentSweepSummary(PAYMENT_SWEEP_INTERVAL_MINUTES),
+    staticSummary: paymentSweepSummary(intervalMinutes),
   });
 }
