@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,10 +7,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { EVENT_NAMES, EVENT_TYPES } from '../domain/event-catalogue';
 import { createDatabase } from '../prisma/client';
+import { secretsKey } from '../services/secrets/secrets-key';
 import { startReceiver, type TestReceiver } from '../test/webhooks/receiver';
 import { startApiUnderTest, type ApiUnderTest } from './bench/processes';
 import { startS3Server, type S3Server } from './s3/versitygw';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { ApiClient } from './cluster/api-client';
+import { StripeRoute, type StripeCounts } from './cluster/stripe-route';
 import { applyPendingMigrations } from './db/migrations';
 import { freePort } from './net/free-port';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
@@ -23,8 +26,11 @@ import { startClusterServer, type ClusterServer } from './temporal/cluster-serve
  * while it is hurt: a worker killed with SIGKILL while subscriptions renew and webhooks go out
  * (a replacement started), an API process killed with SIGKILL while a payment is in flight (a
  * replacement started, the client retrying on the other with the same Idempotency-Key), and
- * PostgreSQL restarted. Afterwards it counts, from the database, Temporal and the receiver, what
- * must be zero, prints the counts last and exits 1 on any violation.
+ * PostgreSQL restarted. A second account charges through Stripe (localstripe) at the same time,
+ * and both kills land while Stripe has charged for the killed process and it has not yet heard
+ * (scripts/cluster/stripe-route.ts). Afterwards it counts, from the database, Temporal, the
+ * receiver and localstripe's own records, what must be zero, prints the counts last and exits 1
+ * on any violation.
  */
 const ROOT = resolve(__dirname, '..');
 const NAMESPACE = 'billing-cluster';
@@ -32,8 +38,14 @@ const LOOPS = Number(process.env.CLUSTER_LOOPS ?? 3);
 /** Subscriptions renew every minute, so the run sees each renew once or twice. */
 const SUBSCRIPTIONS = Number(process.env.CLUSTER_SUBSCRIPTIONS ?? 4);
 const TRAFFIC_MS = Number(process.env.CLUSTER_TRAFFIC_MS ?? 100_000);
+const STRIPE_LOOPS = Number(process.env.CLUSTER_STRIPE_LOOPS ?? 2);
+const STRIPE_SUBSCRIPTIONS = Number(process.env.CLUSTER_STRIPE_SUBSCRIPTIONS ?? 3);
+/**
+ * The sweep finishes refunds abandoned for a minute; every minute instead of every 5, so the one
+ * the run abandons is finished within it.
+ */
+const PAYMENT_SWEEP_INTERVAL_MINUTES = '1';
 const SETTLE_TIMEOUT_MS = 180_000;
-const REQUEST_DEADLINE_MS = 90_000;
 
 const log = (message: string) => console.log(`[cluster ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
@@ -52,12 +64,14 @@ async function main(): Promise<void> {
   let temporal: ClusterServer | undefined;
   let receiver: TestReceiver | undefined;
   let s3: S3Server | undefined;
+  let stripe: StripeRoute | undefined;
   const apis: ApiUnderTest[] = [];
   const workers: WorkerProcess[] = [];
   const cleanUp = async () => {
     await Promise.all(apis.map((api) => stopProcess(api.child)));
     await Promise.all(workers.map((worker) => stopProcess(worker.child)));
     await receiver?.close();
+    await stripe?.stop();
     await temporal?.stop();
     await s3?.stop();
     await postgres?.stop();
@@ -66,6 +80,7 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
   const stats = { cycles: 0, refunds: 0, retried: 0 };
   let counts: Counts;
+  let stripeCounts: StripeCounts;
 
   try {
     postgres = await startEmbeddedPostgres(pgOptions);
@@ -109,6 +124,7 @@ async function main(): Promise<void> {
       AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
       // The receiver is on 127.0.0.1.
       WEBHOOK_ALLOW_LOOPBACK: 'true',
+      PAYMENT_SWEEP_INTERVAL_MINUTES,
     };
     const startApi = () =>
       startApiUnderTest(ROOT, databaseUrl, { ...shared, RATE_LIMIT_STORE: 'postgres', RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 10_000, burst: 10_000 } }) });
@@ -129,7 +145,16 @@ async function main(): Promise<void> {
     await Promise.all([...apis.map((api) => waitReady(`http://127.0.0.1:${api.port}/health/ready`, api.child)), ...workers.map((w) => waitReady(`http://127.0.0.1:${w.healthPort}/health/ready`, w.child))]);
     log(`ready: APIs on ${apis.map((a) => a.port).join(', ')}, workers ${workers.map((w) => w.name).join(', ')} (${Math.round((Date.now() - started) / 1000)} s)`);
 
-    const http = new ApiClient(secret, () => apis.filter((api) => api.child.exitCode === null && api.child.signalCode === null).map((api) => api.port));
+    const livePorts = () => apis.filter((api) => api.child.exitCode === null && api.child.signalCode === null).map((api) => api.port);
+    const http = new ApiClient(secret, livePorts);
+    stripe = await StripeRoute.start({
+      db,
+      sealingKey: secretsKey({ SECRETS_KEY: shared.SECRETS_KEY }),
+      ports: livePorts,
+      loops: STRIPE_LOOPS,
+      subscriptions: STRIPE_SUBSCRIPTIONS,
+      log,
+    });
     receiver = await startReceiver();
     const endpoint = await http.ok('webhooks/create', { url: receiver.url, event_types: EVENT_NAMES.map((name) => EVENT_TYPES[name]) });
     receiver.setSecrets([endpoint.secret]);
@@ -143,10 +168,13 @@ async function main(): Promise<void> {
       const payer = await http.payer(`sub${n}`);
       await http.ok('subscriptions/create', { customer_id: payer.customerId, line_items: [{ product_price_id: price.id, quantity: 1 }] });
     }
-    log(`${SUBSCRIPTIONS} subscriptions renewing every minute`);
+    await stripe.subscribe();
+    log(`${SUBSCRIPTIONS} subscriptions renewing every minute, ${STRIPE_SUBSCRIPTIONS} more on Stripe`);
 
     let stop = false;
     http.onRetry = () => stats.retried++;
+    stripe.http.onRetry = () => stats.retried++;
+    const stripeTraffic = stripe.traffic(() => stop);
     const loops = Array.from({ length: LOOPS }, (_, n) =>
       (async () => {
         const payer = await http.payer(`loop${n}`);
@@ -166,11 +194,12 @@ async function main(): Promise<void> {
     const faults = (async () => {
       await delay(15_000);
       const victimApi = apis[0]!;
-      // Killed while a pay it received is in flight: the client sees the connection drop and
-      // retries on the other API with the same Idempotency-Key.
+      // Killed while Stripe has charged for it (and made a refund nobody will ask for again) and
+      // it has not heard, and while a pay it received is in flight: the clients see the
+      // connection drop and retry on the other API with the same Idempotency-Key.
+      await stripe!.catchMidCharge([victimApi.child.pid!], { timeoutMs: 30_000, abandonRefundVia: victimApi.port });
       await http.inFlightOn(victimApi.port, 'invoices/pay');
-      victimApi.child.kill('SIGKILL');
-      log(`kill -9 API on ${victimApi.port} mid-pay`);
+      stripe!.kill(victimApi.child, `API on ${victimApi.port} mid-pay`);
       const replacementApi = await startApi();
       apis.push(replacementApi);
       await waitReady(`http://127.0.0.1:${replacementApi.port}/health/ready`, replacementApi.child);
@@ -182,11 +211,11 @@ async function main(): Promise<void> {
       postgres = await startEmbeddedPostgres(pgOptions);
       log('PostgreSQL back');
 
-      // Renewals fall due a minute after creation; kill a worker just as they run.
-      await delay(Math.max(0, subscriptionsAt + 61_000 - Date.now()));
-      const victimWorker = workers[0]!;
-      victimWorker.child.kill('SIGKILL');
-      log(`kill -9 ${victimWorker.name} mid-renewal and mid-delivery`);
+      // Renewals fall due a minute after creation; kill the worker charging one through Stripe.
+      await delay(Math.max(0, subscriptionsAt + 55_000 - Date.now()));
+      const charging = await stripe!.catchMidCharge(workers.map((worker) => worker.child.pid!), { timeoutMs: 60_000 });
+      const victimWorker = workers.find((worker) => worker.child.pid === charging) ?? workers[0]!;
+      stripe!.kill(victimWorker.child, `${victimWorker.name} mid-renewal and mid-delivery`);
       const replacementWorker = await startWorker();
       workers.push(replacementWorker);
       await waitReady(`http://127.0.0.1:${replacementWorker.healthPort}/health/ready`, replacementWorker.child);
@@ -195,11 +224,13 @@ async function main(): Promise<void> {
 
     await delay(TRAFFIC_MS);
     await faults;
-    // Traffic goes on until every subscription has renewed at least once (the count says if one never did).
-    const renewalDeadline = Date.now() + 90_000;
-    while ((await subscriptionsNotRenewed(db, account.id)) > 0 && Date.now() < renewalDeadline) await delay(1_000);
+    // Traffic goes on until every subscription has renewed at least once (the count says if one
+    // never did); the renewal cut off mid-charge waits out the dead worker's 2-minute claim first.
+    const renewalDeadline = Date.now() + 150_000;
+    const notRenewed = async () => (await subscriptionsNotRenewed(db, account.id)) + (await subscriptionsNotRenewed(db, stripe!.accountId));
+    while ((await notRenewed()) > 0 && Date.now() < renewalDeadline) await delay(1_000);
     stop = true;
-    await Promise.all(loops);
+    await Promise.all([...loops, stripeTraffic]);
     log(`traffic done: ${stats.cycles} invoices paid, ${stats.refunds} refunds, ${stats.retried} requests retried`);
 
     const report = await http.ok('reports/create', { report_type: 'INVOICES', date_from: new Date(started - 3_600_000).toISOString(), date_to: new Date(Date.now() + 3_600_000).toISOString() });
@@ -207,10 +238,13 @@ async function main(): Promise<void> {
     log(`report downloaded: ${reportRows} lines`);
 
     // Settle: cancel the subscriptions so nothing new is committed, then wait for the outbox to drain.
-    for (const subscription of await db.subscription.findMany({ where: { accountId: account.id } })) {
-      await http.ok('subscriptions/cancel', { id: subscription.id }).catch((error: unknown) => log(`cancel ${subscription.id}: ${String(error)}`));
+    for (const [client, accountId] of [[http, account.id], [stripe.http, stripe.accountId]] as const) {
+      for (const subscription of await db.subscription.findMany({ where: { accountId } })) {
+        await client.ok('subscriptions/cancel', { id: subscription.id }).catch((error: unknown) => log(`cancel ${subscription.id}: ${String(error)}`));
+      }
     }
-    counts = await settleAndCount({ db, receiver, temporal, accountId: account.id, endpointCreatedAt: new Date(endpoint.created_at) });
+    counts = await settleAndCount({ db, receiver, temporal, accountId: account.id, stripeAccountId: stripe.accountId, endpointCreatedAt: new Date(endpoint.created_at) });
+    stripeCounts = await stripe.settleAndCount();
     await db.$disconnect();
   } finally {
     await cleanUp();
@@ -218,11 +252,13 @@ async function main(): Promise<void> {
 
   // Last, after the processes' own shutdown output.
   const seconds = Math.round((Date.now() - started) / 1000);
-  const violations = Object.entries(counts.mustBeZero).filter(([, value]) => value !== 0);
+  const mustBeZero = { ...counts.mustBeZero, ...stripeCounts.mustBeZero };
+  const violations = Object.entries(mustBeZero).filter(([, value]) => value !== 0);
   console.log('');
   console.log(`test:cluster — 2 APIs (+1 replacement), 2 workers (+1 replacement), Temporal server on PostgreSQL, ${seconds} s`);
   console.log(`  traffic: ${stats.cycles} invoices paid, ${stats.refunds} refunds, ${counts.renewals} subscription renewals, ${counts.events} events committed, ${counts.received} received, ${stats.retried} requests retried`);
-  for (const [name, value] of Object.entries(counts.mustBeZero)) console.log(`  ${name}: ${value}`);
+  console.log(`  Stripe route: ${stripeCounts.traffic}`);
+  for (const [name, value] of Object.entries(mustBeZero)) console.log(`  ${name}: ${value}`);
   console.log(violations.length === 0 ? 'test:cluster PASSED' : `test:cluster FAILED: ${violations.map(([name]) => name).join(', ')}`);
   process.exitCode = violations.length === 0 ? 0 : 1;
 }
@@ -239,9 +275,11 @@ async function settleAndCount(args: {
   receiver: TestReceiver;
   temporal: ClusterServer;
   accountId: string;
+  /** Its money is checked as the sandbox account's; its events go to no endpoint. */
+  stripeAccountId: string;
   endpointCreatedAt: Date;
 }): Promise<Counts> {
-  const { db, receiver, temporal, accountId, endpointCreatedAt } = args;
+  const { db, receiver, temporal, accountId, stripeAccountId, endpointCreatedAt } = args;
   const received = () => new Set(receiver.processed.map((event) => event.event_id));
   const committed = async () => (await db.outboxEvent.findMany({ where: { accountId, createdAt: { gte: endpointCreatedAt } }, select: { id: true } })).map((e) => e.id);
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
@@ -271,16 +309,16 @@ async function settleAndCount(args: {
         AND event_type IN ('CUSTOMER_CREATED', 'INVOICE_CREATED', 'INVOICE_FINALIZED', 'INVOICE_PAID', 'SUBSCRIPTION_CREATED', 'PAYMENT_INSTRUMENT_CREATED')
       GROUP BY 1, 2 HAVING count(*) > 1) doubled`;
   const [doubledCharges] = await db.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM (SELECT invoice_id FROM payments WHERE account_id = ${accountId} AND status = 'SUCCEEDED' AND invoice_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1) d`;
+    SELECT count(*) AS n FROM (SELECT invoice_id FROM payments WHERE account_id IN (${accountId}, ${stripeAccountId}) AND status = 'SUCCEEDED' AND invoice_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1) d`;
   const [inconsistent] = await db.$queryRaw<{ n: bigint }[]>`
     SELECT count(*) AS n FROM invoices i
     LEFT JOIN LATERAL (SELECT coalesce(sum(amount), 0) AS paid FROM payments p WHERE p.invoice_id = i.id AND p.status = 'SUCCEEDED') p ON true
     LEFT JOIN LATERAL (SELECT coalesce(sum(amount), 0) AS refunded FROM refunds r WHERE r.invoice_id = i.id AND r.status = 'SUCCEEDED') r ON true
-    WHERE i.account_id = ${accountId}
+    WHERE i.account_id IN (${accountId}, ${stripeAccountId})
       AND (i.amount_paid <> p.paid OR i.amount_refunded <> r.refunded OR i.amount_paid > i.total_amount
            OR (i.status = 'PAID' AND i.amount_paid <> i.total_amount))`;
   const [renewals] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM outbox_events WHERE account_id = ${accountId} AND event_type = 'SUBSCRIPTION_RENEWED'`;
-  const notRenewed = await subscriptionsNotRenewed(db, accountId);
+  const notRenewed = (await subscriptionsNotRenewed(db, accountId)) + (await subscriptionsNotRenewed(db, stripeAccountId));
 
   const workflows = await workflowHealth(temporal);
   return {
@@ -341,92 +379,6 @@ async function workflowHealth(server: ClusterServer): Promise<{ failed: number; 
     return { failed, stuck };
   } finally {
     await connection.close();
-  }
-}
-
-/**
- * The merchant's HTTP client over every live API process in turn. Every write carries an
- * Idempotency-Key, and a request that meets a dropped connection or a 5xx (an API killed, the
- * database restarting) is sent again with the same key, to the next process, until it answers.
- */
-class ApiClient {
-  private next = 0;
-  private inFlight = new Map<string, number>();
-  private waiters: Array<{ port: number; path: string; resolve: () => void }> = [];
-  onRetry: () => void = () => undefined;
-
-  constructor(
-    private readonly secret: string,
-    private readonly ports: () => number[],
-  ) {}
-
-  async ok(path: string, body: unknown): Promise<any> {
-    const key = randomUUID();
-    const deadline = Date.now() + REQUEST_DEADLINE_MS;
-    for (let attempt = 1; ; attempt++) {
-      const ports = this.ports();
-      const port = ports[this.next++ % ports.length]!;
-      let answer: { status: number; json: any } | undefined;
-      let failure: unknown;
-      this.enter(port, path);
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/v2/${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${this.secret}`, 'content-type': 'application/json', 'idempotency-key': key },
-          body: JSON.stringify(body),
-        });
-        answer = { status: response.status, json: await response.json() };
-      } catch (error) {
-        failure = error;
-      } finally {
-        this.inFlight.set(`${port} ${path}`, (this.inFlight.get(`${port} ${path}`) ?? 1) - 1);
-      }
-      if (answer?.status === 200) return answer.json;
-      const retryable = !answer || answer.status >= 500 || answer.status === 409 || answer.status === 429;
-      if (!retryable || Date.now() > deadline) throw new Error(`${path}: ${answer ? `${answer.status} ${JSON.stringify(answer.json)}` : String(failure)} (attempt ${attempt})`);
-      this.onRetry();
-      await delay(Math.min(2_000, 100 * attempt));
-    }
-  }
-
-  /** Resolves once a request to `path` has been sent to the API on `port` and not yet answered. */
-  inFlightOn(port: number, path: string): Promise<void> {
-    return new Promise((resolve) => this.waiters.push({ port, path, resolve }));
-  }
-
-  private enter(port: number, path: string): void {
-    this.inFlight.set(`${port} ${path}`, (this.inFlight.get(`${port} ${path}`) ?? 0) + 1);
-    const ready = this.waiters.filter((w) => w.port === port && w.path === path);
-    this.waiters = this.waiters.filter((w) => !ready.includes(w));
-    // The request has left once fetch has had a turn of the event loop to write it.
-    for (const waiter of ready) setTimeout(waiter.resolve, 5);
-  }
-
-  async payer(label: string): Promise<{ customerId: string; instrumentId: string }> {
-    const customer = await this.ok('customers/create', { type: 'INDIVIDUAL', email: `${label}@example.com` });
-    const instrument = await this.ok('payment-instruments/tokenize', { customer_id: customer.id, card: { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 5 } });
-    await this.ok('customers/patch', { id: customer.id, configuration: { default_payment_instrument_id: instrument.id } });
-    return { customerId: customer.id, instrumentId: instrument.id };
-  }
-
-  /** Waits until the report is written, then follows reports/download's 303 to the file; its line count. */
-  async download(reportId: string, db: ReturnType<typeof createDatabase>): Promise<number> {
-    const deadline = Date.now() + REQUEST_DEADLINE_MS;
-    while ((await db.report.findUnique({ where: { id: reportId } }))?.status !== 'SUCCEEDED') {
-      if (Date.now() > deadline) throw new Error(`report ${reportId} not written`);
-      await delay(250);
-    }
-    const port = this.ports()[0]!;
-    const redirect = await fetch(`http://127.0.0.1:${port}/v2/reports/download`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { authorization: `Bearer ${this.secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: reportId }),
-    });
-    if (redirect.status !== 303) throw new Error(`reports/download: ${redirect.status}`);
-    const file = await fetch(redirect.headers.get('location')!);
-    if (!file.ok) throw new Error(`report file: ${file.status}`);
-    return (await file.text()).trimEnd().split('\n').length;
   }
 }
 
