@@ -17,3 +17,8 @@ export function subscriptionInvoiceId(subscriptionId: string, key: string, at: n
   for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i]! % 32];
   return `${ID_PREFIXES.invoice}${time}${random}`;
 }
+
+/** The part of a subscription invoice's id that its key decides (the rest is when it was issued). */
+export function invoiceKeyPart(invoiceId: string): string {
+  return invoiceId.slice(-16);
+}

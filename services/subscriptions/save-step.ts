@@ -5,9 +5,10 @@ import type { SubscriptionState } from '../../domain/subscriptions/state';
 import type { Database, Prisma } from '../../prisma/client';
 import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../invoices/finalize';
 import type { InvoiceRow } from '../invoices/invoice-object';
-import { createInvoiceRecord, findInvoiceCustomer, findInvoiceStatus } from '../invoices/repository';
+import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
 import { buildSubscriptionInvoice } from './invoice-draft';
-import { subscriptionInvoiceId } from './invoice-id';
+import { invoiceKeyPart, subscriptionInvoiceId } from './invoice-id';
+import { readRows, sqlStatement } from '../../prisma/statements';
 import { lockSubscription, writeSubscription } from './repository';
 import { serializeSubscription, type SubscriptionObject } from './subscription-object';
 import type { SubscriptionRow } from './subscription-row';
@@ -54,12 +55,15 @@ export async function saveSubscriptionStepIn(
   let issued: InvoiceRow | undefined;
   let written = state;
   if (input.invoice) {
-    const id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
+    let id = subscriptionInvoiceId(state.id, input.invoice.key, state.updatedAt);
     // The invoice commits with the version that issues it: only a row already at that version (a
-    // retry, or a write overtaken by a newer one) can have it.
-    const existing = stored.version >= state.version ? await findInvoiceStatus(tx, id) : null;
+    // retry, or a write overtaken by a newer one) can have it. Found by its key, not its whole id:
+    // a workflow task retried after its worker died (a local activity's work committed, its
+    // result lost) decides the same step at a later workflow time, so the time part differs.
+    const existing = stored.version >= state.version ? await findIssuedByKey(tx, state.id, id) : null;
     if (existing) {
-      invoice = { id, status: existing };
+      id = existing.id;
+      invoice = existing;
     } else {
       const customer = await findInvoiceCustomer(tx, state.customerId);
       const built = buildSubscriptionInvoice(state, input.invoice, state.updatedAt);
@@ -87,4 +91,15 @@ export async function saveSubscriptionStepIn(
   }
   const row = await writeSubscription(tx, stored, written, input.events);
   return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}), ...(issued ? { issued } : {}), row };
+}
+
+/** One indexed read (invoices by subscription): a subscription has one invoice per key. */
+const issuedByKey = sqlStatement(
+  'subscriptions.invoice_by_key',
+  'SELECT id, status FROM invoices WHERE subscription_id = $1 AND right(id, 16) = $2 LIMIT 1',
+);
+
+async function findIssuedByKey(tx: Prisma.TransactionClient, subscriptionId: string, id: string): Promise<{ id: string; status: string } | null> {
+  const [found] = await readRows<{ id: string; status: string }>(tx, issuedByKey, [subscriptionId, invoiceKeyPart(id)]);
+  return found ?? null;
 }

@@ -170,6 +170,25 @@ describe('what a renewal costs (docs/subscriptions.md, "Design")', () => {
     expect(await s.eventTypes(created.id)).toEqual(['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_ACTIVATED', 'SUBSCRIPTION_RENEWED']);
   });
 
+  it('the same renewal decided again at a later workflow time (its task retried after the worker died) finds the invoice the first made: one invoice, one charge', async () => {
+    const { created } = await activeWeekly();
+    const state = (await loadSubscriptionState({ db: platform.db }, created.id))!;
+    const at = nextDue(state)!.at;
+    const first = billCycle(state, at, at);
+    const issued = (await saveSubscriptionStep({ db: platform.db }, { state: first.step.state, events: first.step.events, invoice: first.invoice })).invoice!;
+    expect(await attemptInvoiceCollection({ db: platform.db, now: () => new Date(at) }, { invoiceId: issued.id, attempt: 0, retriesLeft: 4 })).toMatchObject({ status: 'PAID' });
+
+    // The local activity's work committed but its result never reached the server: the retried
+    // task decides the same step (same version) at its own, later, workflow time.
+    const later = at + 10_000;
+    const again = billCycle(state, at, later);
+    expect(again.step.state.version).toBe(first.step.state.version);
+    const input: RenewPeriodInput = { state: again.step.state, events: again.step.events, invoice: again.invoice, paid: paymentSettled(again.step.state, again.invoice.kind, true, later) };
+    expect(await renewAgain(input)).toEqual({ invoice: { id: issued.id, status: 'PAID' } });
+    expect((await s.invoices(created.id)).map((i) => i.id)).toEqual([expect.any(String), issued.id]);
+    expect(await paymentsOf(issued.id)).toEqual([{ status: 'SUCCEEDED', idempotencyKey: `${issued.id}/collection/0` }]);
+  });
+
   it('a renewal run again after its charge settled without the paid step (an older run that died) saves the step once', async () => {
     const { created } = await activeWeekly();
 
