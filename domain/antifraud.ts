@@ -10,9 +10,10 @@ export type AntifraudAction = (typeof ANTIFRAUD_ACTIONS)[number];
 
 /**
  * A card fingerprint as a CARD_ID item may hold it: what `cardFingerprint` (domain/card-fingerprint.ts)
- * gives and payment-instruments show, the base64url HMAC-SHA256 of the card number, 43 characters.
+ * gives and payment-instruments show, the base64url HMAC-SHA256 of the card number, 43 characters;
+ * or, for a card Stripe holds, Stripe's fingerprint as the instrument shows it (domain/stripe-cards.ts).
  */
-export const CARD_FINGERPRINT = /^[A-Za-z0-9_-]{43}$/;
+export const CARD_FINGERPRINT = /^(?:[A-Za-z0-9_-]{43}|stripe:[A-Za-z0-9_]{1,250})$/;
 
 /**
  * One IPv6 address has many spellings (case, zero compression); the WHATWG URL serialiser

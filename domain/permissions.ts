@@ -2,7 +2,7 @@
  * Every permission a key can hold, `<resource>:<action>` as section 5.1 item 7 describes:
  * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
- * cards), the routing-configs operations that create and publish versions, `invoices/refund`,
+ * cards) and `payment-instruments/attach` (cards a provider holds), the routing-configs operations that create and publish versions, `invoices/refund`,
  * `invoices/preview`, the credit notes (docs/credit-notes.md), the catalogue (products, product-prices, coupons), and the webhooks delivery log
  * (`webhooks/list-deliveries`, `webhooks/redeliver`), `api-keys/revoke` and `webhooks/send-test-event` (issue 19's dashboard). Published in docs/permissions.md; a test keeps both in step
  * with the router.
@@ -53,6 +53,7 @@ export const PERMISSIONS = [
   'payment-instruments:list',
   'payment-instruments:revoke',
   'payment-instruments:tokenize',
+  'payment-instruments:attach',
   'antifraud-lists:create',
   'antifraud-lists:update',
   'antifraud-lists:list',

@@ -21,8 +21,13 @@ export const paymentInstrumentObject = z
       exp_month: z.number().int(),
       exp_year: z.number().int(),
       cardholder_name: z.string().optional(),
-      fingerprint: z.string().meta({ description: 'The same card number gives the same fingerprint within this account.' }),
+      fingerprint: z.string().meta({
+        description:
+          'The same card number gives the same fingerprint within this account. A card Stripe holds has Stripe’s fingerprint, `stripe:…`: the same card within the connected Stripe account.',
+      }),
     }),
+    provider: z.string().optional().meta({ description: 'The provider holding the card (`stripe`); absent for a sandbox card.' }),
+    provider_reference: z.string().optional().meta({ description: 'The provider’s id of the card: a Stripe PaymentMethod (`pm_…`).' }),
     status: paymentInstrumentStatus,
     created_at: dateTime,
     updated_at: dateTime,

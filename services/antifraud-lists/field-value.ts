@@ -29,7 +29,7 @@ export function fieldValueProblem(field: AntifraudField, value: string): Constra
     case 'CARD_ID':
       return instrumentId.test(value) || CARD_FINGERPRINT.test(value)
         ? undefined
-        : { type: 'FORMAT', message: 'Expected a payment instrument id `pi_…` or a card fingerprint (43 base64url characters).' };
+        : { type: 'FORMAT', message: 'Expected a payment instrument id `pi_…` or a card fingerprint (43 base64url characters, or `stripe:…`).' };
   }
 }
 

@@ -19,6 +19,8 @@ export const paymentInstrumentSelect = {
   expYear: true,
   cardholderName: true,
   fingerprint: true,
+  provider: true,
+  providerReference: true,
   status: true,
   revokedAt: true,
   expiredAt: true,
@@ -36,6 +38,8 @@ export interface PaymentInstrumentRow {
   expYear: number;
   cardholderName: string | null;
   fingerprint: string;
+  provider: string | null;
+  providerReference: string | null;
   status: string;
   revokedAt: Date | null;
   expiredAt: Date | null;
@@ -58,6 +62,9 @@ export function serializePaymentInstrument(row: PaymentInstrumentRow) {
       ...(row.cardholderName !== null ? { cardholder_name: row.cardholderName } : {}),
       fingerprint: row.fingerprint,
     },
+    // Absent for the sandbox's own cards: no provider holds them (section 9: an optional field).
+    ...(row.provider !== null ? { provider: row.provider } : {}),
+    ...(row.providerReference !== null ? { provider_reference: row.providerReference } : {}),
     status: row.status as PaymentInstrumentStatus,
     created_at: formatDateTime(row.createdAt),
     updated_at: formatDateTime(row.updatedAt),
@@ -76,9 +83,17 @@ export interface NewCard {
   expYear: number;
   cardholderName: string | null;
   fingerprint: string;
-  sandboxScenario: SandboxScenario;
+  custody: CardCustody;
   now: Date;
 }
+
+/**
+ * Who holds the card: the sandbox, which acts out the scenario the test number stood for, or a
+ * provider, by its ids of the card (`pm_…`) and of the customer it is attached to (`cus_…`).
+ */
+export type CardCustody =
+  | { sandboxScenario: SandboxScenario }
+  | { provider: string; providerReference: string; providerCustomerReference: string };
 
 export function insertCard(tx: Db, card: NewCard) {
   return tx.paymentInstrument.create({
@@ -94,7 +109,7 @@ export function insertCard(tx: Db, card: NewCard) {
       expYear: card.expYear,
       cardholderName: card.cardholderName,
       fingerprint: card.fingerprint,
-      sandboxScenario: card.sandboxScenario,
+      ...card.custody,
       status: 'ACTIVE',
       createdAt: card.now,
       updatedAt: card.now,

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createAccount, createChannel, createOperatorApiKey } from '../../scripts/operator/accounts';
 import { setAntifraudEnabled } from '../../scripts/operator/antifraud';
 import { usePlatform, type ApiResponse } from '../support/platform';
 
@@ -72,6 +73,19 @@ const PROVOKE: Record<string, Record<string, () => Promise<ApiResponse>>> = {
       const { id } = await newCustomer();
       const card = { number: '4242424242424242', exp_month: 1, exp_year: 2020 };
       return reusedKey('/v2/payment-instruments/tokenize', { customer_id: id, card }, { customer_id: id, card: { ...card, exp_month: 2 } });
+    },
+    TOKENIZE_NOT_ALLOWED: async () => {
+      // Another account, holding its cards at Stripe: tokenize asks only whether it is connected.
+      const account = await createAccount(platform.db, 'Connected to Stripe');
+      await createChannel(platform.db, account.id, 'web');
+      const { secret } = await createOperatorApiKey(platform.db, { accountId: account.id, name: 'root' });
+      const now = new Date();
+      const sealed = new Uint8Array(randomBytes(40));
+      await platform.db.stripeConnection.create({
+        data: { accountId: account.id, sealedSecretKey: sealed, secretKeyLast4: 'abcd', sealedWebhookSecret: sealed, webhookSecretLast4: 'wxyz', livemode: false, connectedBy: 'operator', connectedAt: now, updatedAt: now },
+      });
+      const customer = await platform.call('/v2/customers/create', { type: 'INDIVIDUAL', email: 'connected@example.com' }, { secret });
+      return platform.call('/v2/payment-instruments/tokenize', { customer_id: customer.body.id, card: { number: '4242424242424242', exp_month: 12, exp_year: now.getUTCFullYear() + 1 } }, { secret });
     },
   },
   '/v2/coupons/create': {
