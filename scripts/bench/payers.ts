@@ -4,16 +4,26 @@ import type { Database } from '../../prisma/client';
 export interface Payer {
   customerId: string;
   instrumentId: string;
+  /** A Stripe card's ids at Stripe: its PaymentMethod and the customer's Stripe mirror. */
+  stripe?: { paymentMethod: string; customer: string };
 }
+
+/** Sandbox cards approve by scenario; Stripe cards are charged at the account's Stripe (or an emulator of it). */
+export type PayerCards = 'sandbox' | 'stripe';
 
 /**
  * Customers with an approved test card, written as tokenize would leave them (a thousand to a
  * statement) but without their expiry workflows: the benches seed before, or without, a Temporal
- * server.
+ * server. Stripe cards are held as payment-instruments/attach records them, with ids no Stripe
+ * has seen: only a stateless emulator (stripe-mock) charges them.
  */
-export async function seedPayers(db: Database, accountId: string, channelId: string, count: number): Promise<Payer[]> {
+export async function seedPayers(db: Database, accountId: string, channelId: string, count: number, cards: PayerCards = 'sandbox'): Promise<Payer[]> {
   const now = new Date();
-  const payers = Array.from({ length: count }, () => ({ customerId: newId('customer'), instrumentId: newId('paymentInstrument') }));
+  const payers: Payer[] = Array.from({ length: count }, (_, i) => ({
+    customerId: newId('customer'),
+    instrumentId: newId('paymentInstrument'),
+    ...(cards === 'stripe' ? { stripe: { paymentMethod: `pm_bench${i}`, customer: `cus_bench${i}` } } : {}),
+  }));
   for (let from = 0; from < count; from += 1000) {
     const batch = payers.slice(from, from + 1000);
     await db.customer.createMany({
@@ -41,7 +51,8 @@ export async function seedPayers(db: Database, accountId: string, channelId: str
         expMonth: 12,
         expYear: now.getUTCFullYear() + 3,
         fingerprint: `payer-${from + i}`,
-        sandboxScenario: 'APPROVE',
+        sandboxScenario: p.stripe ? null : 'APPROVE',
+        ...(p.stripe ? { provider: 'stripe', providerReference: p.stripe.paymentMethod, providerCustomerReference: p.stripe.customer } : {}),
         status: 'ACTIVE',
         createdAt: now,
         updatedAt: now,
