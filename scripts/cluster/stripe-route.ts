@@ -2,7 +2,6 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import Stripe from 'stripe';
-import { newId } from '../../domain/ids';
 import type { createDatabase } from '../../prisma/client';
 import { connectStripe } from '../../services/payments/providers/stripe/connection';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
@@ -260,31 +259,9 @@ export class StripeRoute {
   private async payer(label: string): Promise<{ customerId: string; instrumentId: string }> {
     const customer = await this.http.ok('customers/create', { type: 'INDIVIDUAL', email: `${label}@example.com` });
     const year = new Date().getUTCFullYear() + 3;
-    const mirror = await this.stripe.customers.create({ metadata: { bp_customer_id: customer.id } });
+    // As the merchant's front end saves it (Stripe.js), then payment-instruments/attach.
     const method = await this.stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: year, cvc: '123' } } as Stripe.PaymentMethodCreateParams);
-    await this.stripe.paymentMethods.attach(method.id, { customer: mirror.id });
-    const now = new Date();
-    const instrument = await this.options.db.paymentInstrument.create({
-      data: {
-        id: newId('paymentInstrument'),
-        accountId: this.accountId,
-        channelId: customer.channel_id,
-        customerId: customer.id,
-        type: 'CARD',
-        brand: 'VISA',
-        last4: '4242',
-        expMonth: 12,
-        expYear: year,
-        fingerprint: `stripe:${method.card?.fingerprint ?? method.id}`,
-        sandboxScenario: null,
-        provider: 'stripe',
-        providerReference: method.id,
-        providerCustomerReference: mirror.id,
-        status: 'ACTIVE',
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
+    const instrument = await this.http.ok('payment-instruments/attach', { customer_id: customer.id, provider: 'stripe', payment_method_id: method.id });
     await this.http.ok('customers/patch', { id: customer.id, configuration: { default_payment_instrument_id: instrument.id } });
     return { customerId: customer.id, instrumentId: instrument.id };
   }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type Stripe from 'stripe';
-import { newId } from '../../domain/ids';
 import { freePort } from '../../scripts/net/free-port';
 import { createInvitation } from '../../services/dashboard/invitations';
 import { merchant } from '../invoices-payments/fixtures';
+import { stripeCard as savedStripeCard } from '../payments-stripe/stripe-fixtures';
 import { launchBrowser } from '../support/browser';
 import { usePlatform } from '../support/platform';
 import { startLocalstripe, stripeClientFor, type StripeEmulator } from '../support/stripe-emulators';
@@ -159,41 +158,7 @@ describe('the Payment providers page', () => {
 });
 
 describe('the invoice page', () => {
-  /**
-   * A card saved at localstripe for the customer (a PaymentMethod attached to their Stripe
-   * mirror), held as our instrument, as the merchant's front end leaves it (docs/payments-stripe.md).
-   */
-  async function stripeCard(customerId: string, number: string): Promise<string> {
-    const stripe = stripeClientFor(localstripe);
-    const year = new Date().getUTCFullYear() + 3;
-    const mirror = await stripe.customers.create({ metadata: { bp_customer_id: customerId } });
-    const method = await stripe.paymentMethods.create({ type: 'card', card: { number, exp_month: 12, exp_year: year, cvc: '123' } } as Stripe.PaymentMethodCreateParams);
-    await stripe.paymentMethods.attach(method.id, { customer: mirror.id });
-    const customer = await platform.db.customer.findUniqueOrThrow({ where: { id: customerId } });
-    const now = new Date();
-    const row = await platform.db.paymentInstrument.create({
-      data: {
-        id: newId('paymentInstrument'),
-        accountId: customer.accountId,
-        channelId: customer.channelId,
-        customerId,
-        type: 'CARD',
-        brand: 'VISA',
-        last4: number.slice(-4),
-        expMonth: 12,
-        expYear: year,
-        fingerprint: `stripe:${method.id}`,
-        sandboxScenario: null,
-        provider: 'stripe',
-        providerReference: method.id,
-        providerCustomerReference: mirror.id,
-        status: 'ACTIVE',
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    return row.id;
-  }
+  const stripeCard = (customerId: string, number: string) => savedStripeCard(platform, stripeClientFor(localstripe), customerId, number);
 
   it('shows each payment’s provider and reference, linked into Stripe’s test data', async () => {
     // The account is connected to localstripe by the page's tests above: its charges go to Stripe.

@@ -1,5 +1,4 @@
 import Stripe from 'stripe';
-import { newId } from '../../domain/ids';
 import { connectStripe } from '../../services/payments/providers/stripe/connection';
 import { startLocalstripe } from '../../scripts/stripe/localstripe';
 import type { StripeEmulator } from '../../scripts/stripe/emulator-process';
@@ -17,38 +16,15 @@ export async function connectToLocalstripe(platform: Platform): Promise<{ emulat
 }
 
 /**
- * A card as the merchant's front end saves it at Stripe (a PaymentMethod attached to the
- * customer's Stripe mirror), held as our instrument: what payment-instruments/attach records.
+ * A card as the merchant's front end saves it at Stripe (a PaymentMethod made with Stripe.js),
+ * then handed to payment-instruments/attach, which mirrors the customer at Stripe and attaches it.
  */
 export async function stripeCard(platform: Platform, stripe: Stripe, customerId: string, number: string): Promise<string> {
   const year = new Date().getUTCFullYear() + 3;
-  const mirror = await stripe.customers.create({ metadata: { bp_customer_id: customerId } });
   const method = await stripe.paymentMethods.create({ type: 'card', card: { number, exp_month: 12, exp_year: year, cvc: '123' } } as Stripe.PaymentMethodCreateParams);
-  await stripe.paymentMethods.attach(method.id, { customer: mirror.id });
-  const customer = await platform.db.customer.findUniqueOrThrow({ where: { id: customerId } });
-  const now = new Date();
-  const row = await platform.db.paymentInstrument.create({
-    data: {
-      id: newId('paymentInstrument'),
-      accountId: customer.accountId,
-      channelId: customer.channelId,
-      customerId,
-      type: 'CARD',
-      brand: 'VISA',
-      last4: number.slice(-4),
-      expMonth: 12,
-      expYear: year,
-      fingerprint: `stripe:${method.card?.fingerprint ?? method.id}`,
-      sandboxScenario: null,
-      provider: 'stripe',
-      providerReference: method.id,
-      providerCustomerReference: mirror.id,
-      status: 'ACTIVE',
-      createdAt: now,
-      updatedAt: now,
-    },
-  });
-  return row.id;
+  const attached = await platform.call('/v2/payment-instruments/attach', { customer_id: customerId, provider: 'stripe', payment_method_id: method.id });
+  if (attached.status !== 200) throw new Error(`payment-instruments/attach: ${attached.status} ${JSON.stringify(attached.body)}`);
+  return attached.body.id;
 }
 
 /** Every PaymentIntent localstripe holds for one of our payments (its metadata names it). */
