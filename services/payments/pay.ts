@@ -115,7 +115,7 @@ export async function payInvoice(deps: PayDependencies, scope: Scope, input: Pay
   const collect: CollectDependencies = { db: deps.db, charge: (charge) => chargePayment(deps, charge), now: deps.now };
   let claim = await claimCharge(deps, scope, input, true);
   if ('awaitingAction' in claim) {
-    await withdrawWaitingPayments(deps, input.invoiceId);
+    await withdrawWaitingPayments({ ...deps, announcePaid: (invoice) => signalInvoicePaid(deps.temporal, invoice) }, input.invoiceId);
     claim = await claimCharge(deps, scope, input, true);
     if ('awaitingAction' in claim) throw new Error(`A payment of invoice ${input.invoiceId} still waits for its customer after being withdrawn.`);
   }

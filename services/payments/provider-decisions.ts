@@ -1,23 +1,25 @@
-import type { Client } from '@temporalio/client';
 import type Stripe from 'stripe';
 import { isWaitingPayment } from '../../domain/payments';
 import { outcomeOfPaymentIntent } from '../../domain/stripe-outcomes';
 import type { Database } from '../../prisma/client';
 import { summaryOf } from './charge';
 import { parsePayChargeKey } from './charge-keys';
-import { signalInvoicePaid } from './paid-signals';
 import { paymentById, type PaymentRow } from './payment-rows';
 import type { ProcessedCharge } from './providers/provider';
 import { requestOfObject } from './providers/stripe/books';
 import { STRIPE_PROVIDER } from './providers/stripe/stripe-provider';
+import type { InvoiceObject } from '../invoices/invoice-object';
 import { settleCharge } from './settle';
 import { applyProviderAnswer } from './waiting-payments';
 
 export interface DecisionDependencies {
   db: Database;
   now: () => Date;
-  /** For the signals of an invoice paid outside its collection; absent inside a collection attempt, which sees PAID itself. */
-  temporal?: Client;
+  /**
+   * After the commit of a decision that paid the invoice outside its collection: the signals a
+   * manual pay sends (paid-signals.ts). Absent inside a collection attempt, which sees PAID itself.
+   */
+  announcePaid?: (invoice: InvoiceObject) => Promise<void>;
 }
 
 /** What applying a provider's word did, for the event's record and the logs. */
@@ -85,5 +87,5 @@ async function settleInvoiceOf(deps: DecisionDependencies, payment: PaymentRow, 
       late: was === 'REQUIRES_ACTION',
     }),
   );
-  if (settlement.applied && deps.temporal) await signalInvoicePaid(deps.temporal, settlement.invoice);
+  if (settlement.applied && deps.announcePaid) await deps.announcePaid(settlement.invoice);
 }

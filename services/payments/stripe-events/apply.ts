@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type Stripe from 'stripe';
 import type { Database } from '../../../prisma/client';
+import { signalInvoicePaid } from '../paid-signals';
 import { applyPaymentIntentEvent } from '../provider-decisions';
 import { stripeConnectionOf } from '../providers/stripe/connection';
 import { announceDispute } from './disputes';
@@ -53,7 +54,10 @@ async function effectOf(deps: StripeEventDependencies, event: StoredStripeEvent)
   if (!object || typeof object !== 'object') return `ignored: ${event.type} carries no object`;
   const connection = () => stripeConnectionOf(deps.db, event.accountId);
   if (PAYMENT_INTENT_EVENTS.has(event.type)) {
-    const decision = await applyPaymentIntentEvent(deps, { accountId: event.accountId, paymentIntent: object as Stripe.PaymentIntent });
+    const decision = await applyPaymentIntentEvent(
+      { ...deps, announcePaid: (invoice) => signalInvoicePaid(deps.temporal, invoice) },
+      { accountId: event.accountId, paymentIntent: object as Stripe.PaymentIntent },
+    );
     return decision.applied ? `payment ${decision.paymentId} ${decision.status}` : `ignored: ${decision.reason}`;
   }
   if (REFUND_EVENTS.has(event.type)) {
