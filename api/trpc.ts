@@ -15,6 +15,8 @@ export type Meta = OpenApiMeta<{
   accountLevelOnly?: boolean;
   /** Answers 303 See Other with the output's `location` (api/http/see-other.ts). */
   seeOther?: boolean;
+  /** Asks a payment provider while the request waits: may answer 503 PROVIDER_UNAVAILABLE (api/openapi/provider-unavailable.ts). */
+  asksProvider?: boolean;
 }>;
 
 const t = initTRPC.context<Context>().meta<Meta>().create({ isDev: false });
@@ -67,12 +69,13 @@ export type AuthorizedContext = Context & {
 /** The procedure meta for `POST /v2/{resources}/{action}`; the permission is `{resources}:{action}`. */
 export function operation(
   path: `${string}/${string}`,
-  options: { summary: string; description?: string; accountLevelOnly?: boolean; permission?: Permission },
+  options: { summary: string; description?: string; accountLevelOnly?: boolean; permission?: Permission; asksProvider?: boolean },
 ): Meta {
   const [resources] = path.split('/');
   return {
     permission: options.permission ?? (path.replace('/', ':') as Permission),
     accountLevelOnly: options.accountLevelOnly,
+    asksProvider: options.asksProvider,
     openapi: {
       method: 'POST',
       path: `/v2/${path}`,

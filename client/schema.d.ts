@@ -4939,6 +4939,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description PROVIDER_UNAVAILABLE: the request is valid, but the payment provider could not be reached, did not answer in time, limited our rate or failed (`context.provider`, `context.retryable: true`). Nothing was saved and the `Idempotency-Key` keeps no answer: retry after `Retry-After` seconds with the same key and body (docs/errors.md). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (10). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "PROVIDER_UNAVAILABLE";
+                        message: string;
+                        context: {
+                            /** @description The payment provider that could not answer, e.g. `stripe`. */
+                            provider: string;
+                            /** @constant */
+                            retryable: true;
+                        };
+                    };
+                };
+            };
         };
     };
     "payment-instruments-get": {

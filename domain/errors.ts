@@ -1,6 +1,7 @@
 /**
- * The error codes of section 7.1. Any other code is an operation-specific 422 (section 7.2),
- * written as a string in UPPER_SNAKE_CASE where the rule lives.
+ * The error codes of section 7.1, and PROVIDER_UNAVAILABLE, this platform's extension of it (503,
+ * docs/errors.md). Any other code is an operation-specific 422 (section 7.2), written as a string
+ * in UPPER_SNAKE_CASE where the rule lives.
  */
 export const GENERIC_ERROR_CODES = [
   'VALIDATION',
@@ -9,6 +10,7 @@ export const GENERIC_ERROR_CODES = [
   'NOT_FOUND',
   'RATE_LIMIT',
   'INTERNAL',
+  'PROVIDER_UNAVAILABLE',
 ] as const;
 
 export type GenericErrorCode = (typeof GENERIC_ERROR_CODES)[number];

@@ -23,6 +23,7 @@ import { dashboardAccount, listDashboardUsers, serializeDashboardUser, type Dash
 import { formatDateTime } from '../../domain/datetime';
 import { paginate } from '../common/pagination';
 import { envelopeOf, toApiError } from '../errors/envelope';
+import { retryAfterSeconds } from '../errors/retry-after';
 import { requestHash } from '../idempotency/request-hash';
 import { clientInfoOf, sessionCredentialsOf } from './client';
 import * as schemas from './schemas';
@@ -362,8 +363,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDep
 
 function send(reply: FastifyReply, error: ApiError): FastifyReply {
   const { status, body } = envelopeOf(error);
-  if (error.code === 'RATE_LIMIT' && typeof error.context?.next_try_at === 'string') {
-    reply.header('retry-after', String(Math.max(1, Math.ceil((Date.parse(error.context.next_try_at) - Date.now()) / 1000))));
-  }
+  const retryAfter = retryAfterSeconds(error, Date.now());
+  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   return reply.code(status).type('application/json').send(body);
 }

@@ -26,6 +26,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMIT: 429,
   INTERNAL: 500,
+  // An extension of section 7.1 (docs/errors.md): a valid request the payment provider could not answer.
+  PROVIDER_UNAVAILABLE: 503,
 };
 
 export function statusOf(code: string): number {

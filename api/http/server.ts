@@ -4,6 +4,7 @@ import { newId } from '../../domain/ids';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { createContext, type Context, type ContextDependencies } from '../context';
 import { envelopeOf, toApiError } from '../errors/envelope';
+import { retryAfterSeconds } from '../errors/retry-after';
 import { registerFileRoutes } from '../files/routes';
 import { openApiDocument } from '../openapi/document';
 import { registerReferencePage } from '../openapi/reference-page';
@@ -57,9 +58,8 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   const { status, body } = envelopeOf(error);
-  // A 429's next_try_at, also as the header HTTP clients and proxies read (RFC 9110, Retry-After).
-  const nextTryAt = error.code === 'RATE_LIMIT' ? error.context?.next_try_at : undefined;
-  if (typeof nextTryAt === 'string') reply.header('retry-after', String(Math.max(1, Math.ceil((Date.parse(nextTryAt) - Date.now()) / 1000))));
+  const retryAfter = retryAfterSeconds(error, Date.now());
+  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   return reply.code(status).type('application/json').send(body);
 }
 
@@ -163,6 +163,8 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error, path }, 'procedure failed');
+      // Not our fault, but the operator's to know: the provider's own error, which the answer does not show.
+      if (apiError.code === 'PROVIDER_UNAVAILABLE') request.log.warn({ err: apiError.cause, path, provider: apiError.context?.provider }, 'payment provider unavailable');
       return sendError(reply.headers(ctx.responseHeaders), apiError);
     }
   });

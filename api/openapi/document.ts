@@ -10,6 +10,7 @@ import { forbidNulInStrings } from './no-nul-strings';
 import { optionalBodyPaths } from './optional-bodies';
 import { procedureTable } from '../http/procedure-table';
 import { operationErrorCodes } from './operation-errors';
+import { providerPaths, providerUnavailableResponse } from './provider-unavailable';
 import { requestExample } from './request-examples';
 
 const ERROR_ENVELOPE: SchemaObject = {
@@ -88,6 +89,7 @@ export function openApiDocument(baseUrl: string) {
   document.components = { ...document.components, schemas: { ...schemas, Error: ERROR_ENVELOPE } };
   const mutations = mutationPaths();
   const seeOther = seeOtherPaths(appRouter);
+  const askingProvider = providerPaths(appRouter);
   const optionalBodies = optionalBodyPaths(appRouter);
   const bodyFixes = bodySchemaFixes(appRouter);
   const procedures = procedureTable(appRouter);
@@ -110,6 +112,7 @@ export function openApiDocument(baseUrl: string) {
     }
     const codes = operationErrorCodes(dotted, mutations.has(path));
     if (codes.length > 0) responses['422'] = unprocessableResponse(codes);
+    if (askingProvider.has(path)) responses['503'] = providerUnavailableResponse();
     post.responses = responses;
   }
   forbidNulInStrings(document.components?.schemas);

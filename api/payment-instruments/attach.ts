@@ -44,6 +44,7 @@ export const attachPaymentInstrument = authorizedProcedure
       summary: 'Save a card a provider holds for a customer (Stripe)',
       description:
         'From a Stripe PaymentMethod or a succeeded SetupIntent the front end obtained with Stripe.js: no card number reaches this server. Attaches the card to the customer’s Stripe customer (created once), keeps brand, last four, expiry and Stripe’s fingerprint, and expires the instrument at the end of its expiry month. The same card attached again answers the ACTIVE instrument it already is. Emits PaymentInstrumentCreated. docs/payments-stripe.md.',
+      asksProvider: true,
     }),
   )
   .input(attachPaymentInstrumentRequest)
