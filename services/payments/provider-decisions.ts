@@ -4,10 +4,9 @@ import { outcomeOfPaymentIntent } from '../../domain/stripe-outcomes';
 import type { Database } from '../../prisma/client';
 import { summaryOf } from './charge';
 import { parsePayChargeKey } from './charge-keys';
-import { paymentById, type PaymentRow } from './payment-rows';
+import type { PaymentRow } from './payment-rows';
 import type { ProcessedCharge } from './providers/provider';
-import { requestOfObject } from './providers/stripe/books';
-import { STRIPE_PROVIDER } from './providers/stripe/stripe-provider';
+import { paymentOfIntent } from './providers/stripe/payment-of-intent';
 import type { InvoiceObject } from '../invoices/invoice-object';
 import { settleCharge } from './settle';
 import { applyProviderAnswer } from './waiting-payments';
@@ -26,18 +25,13 @@ export interface DecisionDependencies {
 export type DecisionOutcome = { applied: true; paymentId: string; status: string } | { applied: false; reason: string };
 
 /**
- * A PaymentIntent as Stripe reports it (a webhook's object): the payment it belongs to, found
- * by our books (or the key in its metadata when the run that created it died before writing
- * Stripe's id down), is brought to the PaymentIntent's status and its invoice settled.
+ * A PaymentIntent as Stripe reports it (a webhook's object): the payment it belongs to
+ * (paymentOfIntent) is brought to the PaymentIntent's status and its invoice settled.
  */
 export async function applyPaymentIntentEvent(deps: DecisionDependencies, input: { accountId: string; paymentIntent: Stripe.PaymentIntent }): Promise<DecisionOutcome> {
   const { paymentIntent } = input;
-  const request = await requestOfObject(deps.db, input.accountId, paymentIntent.id);
-  const key = request?.idempotencyKey ?? paymentIntent.metadata?.bp_idempotency_key;
-  const suffix = `/${STRIPE_PROVIDER}`;
-  if (!key || !key.endsWith(suffix)) return { applied: false, reason: `no payment of this account made PaymentIntent ${paymentIntent.id}` };
-  const payment = await paymentById(deps.db, key.slice(0, -suffix.length)).catch(() => undefined);
-  if (!payment || payment.accountId !== input.accountId) return { applied: false, reason: `no payment of this account made PaymentIntent ${paymentIntent.id}` };
+  const payment = await paymentOfIntent(deps.db, input.accountId, paymentIntent);
+  if (!payment) return { applied: false, reason: `no payment of this account made PaymentIntent ${paymentIntent.id}` };
   const outcome = outcomeOfPaymentIntent({
     id: paymentIntent.id,
     status: paymentIntent.status,

@@ -18,7 +18,9 @@ export async function withdrawWaitingPayments(deps: DecisionDependencies & { pro
     const provider = payment.provider ? providers.get(payment.provider) : undefined;
     if (!provider) continue;
     const key = providerKeyOf(payment.id, provider.name);
-    const answer = provider.cancel ? await provider.cancel(key, payment.accountId) : await provider.lookup(key, payment.accountId);
+    const answer = provider.cancel
+      ? await provider.cancel(key, payment.accountId, payment.providerChargeId)
+      : await provider.lookup(key, payment.accountId, payment.providerChargeId);
     if (answer) await applyProviderDecision(deps, payment, answer);
   }
 }

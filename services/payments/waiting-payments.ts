@@ -72,7 +72,7 @@ export async function applyProviderAnswer(db: Database, now: Date, payment: Paym
 export async function refreshWaitingPayment(db: Database, providers: ProviderRegistry, now: () => Date, payment: PaymentRow): Promise<PaymentRow> {
   const provider = payment.provider ? providers.get(payment.provider) : undefined;
   if (!provider) return payment;
-  const result = await provider.lookup(providerKeyOf(payment.id, provider.name), payment.accountId);
+  const result = await provider.lookup(providerKeyOf(payment.id, provider.name), payment.accountId, payment.providerChargeId);
   if (!result) return payment;
   return (await applyProviderAnswer(db, now(), payment, result)).payment;
 }

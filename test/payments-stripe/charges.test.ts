@@ -43,9 +43,10 @@ describe('the Stripe provider against localstripe', () => {
       bp_payment_id: payment.id,
       bp_invoice_id: invoice.id,
     });
-    // The books on our side name Stripe's object under the key it was asked with.
+    // The books on our side hold the request under the key it was asked with, written before the
+    // call; Stripe's id is the payment's to record.
     const books = await platform.db.stripeRequest.findMany({ where: { idempotencyKey: `${payment.id}/stripe` } });
-    expect(books.map((b) => [b.kind, b.objectId, b.amount])).toEqual([['CHARGE', payment.providerChargeId, 10_000]]);
+    expect(books.map((b) => [b.kind, b.amount, b.currency])).toEqual([['CHARGE', 10_000, 'EUR']]);
     expect(await eventTypes(invoice.id)).toContain('INVOICE_PAID');
   });
 

@@ -71,14 +71,15 @@ export interface PaymentProvider {
   /**
    * What the provider holds under a key, as it stands now: how a caller learns the fate of a
    * request that timed out, and how a payment waiting for the provider is brought up to date.
+   * `knownChargeId`: the provider's id of the charge when the payment recorded one already.
    */
-  lookup(idempotencyKey: string, accountId: string): Promise<ProcessedCharge | null>;
+  lookup(idempotencyKey: string, accountId: string, knownChargeId?: string | null): Promise<ProcessedCharge | null>;
   /**
    * Withdraws a charge still waiting for the customer (REQUIRES_ACTION) so it can never complete,
    * answering where it ended: declined once withdrawn, or approved if the customer got there
    * first. Only providers that can wait for a customer have it.
    */
-  cancel?(idempotencyKey: string, accountId: string): Promise<ProcessedCharge | null>;
+  cancel?(idempotencyKey: string, accountId: string, knownChargeId?: string | null): Promise<ProcessedCharge | null>;
 }
 
 /** Apart from `PaymentProvider` so the charge path (and its test doubles) need not know refunds. */

@@ -4,9 +4,8 @@ import type { Database } from '../../../prisma/client';
 import { recordEvent } from '../../../prisma/outbox';
 import { invoiceSelect, serializeInvoice } from '../../invoices/invoice-object';
 import { summaryOf } from '../charge';
-import { requestOfObject } from '../providers/stripe/books';
+import { paymentOfIntent } from '../providers/stripe/payment-of-intent';
 import type { StripeConnection } from '../providers/stripe/connection';
-import { STRIPE_PROVIDER } from '../providers/stripe/stripe-provider';
 import { paymentObjectOf } from '../settle';
 import { claimStripeEvent, markStripeEventApplied, type StripeEventKey } from './stored-events';
 
@@ -24,11 +23,7 @@ export async function announceDispute(
 ): Promise<string> {
   const { db } = deps;
   const intentId = await intentOf(deps, dispute);
-  const request = intentId ? await requestOfObject(db, event.accountId, intentId) : null;
-  const suffix = `/${STRIPE_PROVIDER}`;
-  // A PaymentIntent's key is `<payment id>/stripe` (services/payments/waiting-payments.ts, providerKeyOf).
-  const key = request?.kind === 'CHARGE' && request.idempotencyKey.endsWith(suffix) ? request.idempotencyKey : undefined;
-  const payment = key ? await db.payment.findFirst({ where: { id: key.slice(0, -suffix.length), accountId: event.accountId } }) : null;
+  const payment = intentId ? await paymentOfIntent(db, event.accountId, { id: intentId }) : null;
   if (!payment) return `ignored: dispute ${dispute.id} is about ${intentId ?? 'a charge'} that no payment of this account made`;
   return db.$transaction(async (tx) => {
     if (!(await claimStripeEvent(tx, event))) return `ignored: dispute ${dispute.id} already announced`;
