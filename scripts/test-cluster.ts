@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -19,6 +19,7 @@ import { freePort } from './net/free-port';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from './postgres/embedded';
 import { startClusterServer, type ClusterServer } from './temporal/cluster-server';
+import type { ClusterSummary } from './ci/cluster-summary';
 
 /**
  * `npm run test:cluster`: the production topology on one machine — PostgreSQL, the Temporal
@@ -57,6 +58,8 @@ interface WorkerProcess {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // A run that dies before its counts must not leave the recap an earlier run's.
+  await rm(join(ROOT, 'test-artifacts', 'cluster'), { recursive: true, force: true });
   const dir = await mkdtemp(join(tmpdir(), 'test-cluster-'));
   const pgPort = await freePort();
   const pgOptions = { dataDir: join(dir, 'pg'), port: pgPort, persistent: true };
@@ -261,6 +264,10 @@ async function main(): Promise<void> {
   for (const [name, value] of Object.entries(mustBeZero)) console.log(`  ${name}: ${value}`);
   console.log(violations.length === 0 ? 'test:cluster PASSED' : `test:cluster FAILED: ${violations.map(([name]) => name).join(', ')}`);
   process.exitCode = violations.length === 0 ? 0 : 1;
+  // For the recap at the very end of CI (scripts/ci/recap.ts).
+  const summary: ClusterSummary = { passed: violations.length === 0, seconds, stripeTraffic: stripeCounts.traffic, mustBeZero };
+  await mkdir(join(ROOT, 'test-artifacts', 'cluster'), { recursive: true });
+  await writeFile(join(ROOT, 'test-artifacts', 'cluster', 'summary.json'), JSON.stringify(summary, null, 2));
 }
 
 interface Counts {

@@ -22,7 +22,7 @@ echo "[test] Chromium for the browser tests"
 bash scripts/browser/ensure-chromium.sh
 echo "[test] jest"
 # Stale results must not be recapped as this run's.
-rm -rf test-artifacts/jest test-artifacts/schemathesis
+rm -rf test-artifacts/jest test-artifacts/schemathesis test-artifacts/cluster
 mkdir -p test-artifacts/jest
 # A young generation of 64 MB semi-spaces instead of 16: the test processes allocate fast and keep
 # little: with fewer scavenges, 20 mid-sized files took 3.6–24 % less CPU in three pairs (docs/benchmarks.md,

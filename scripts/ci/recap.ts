@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SchemathesisSummary } from '../schemathesis/summary';
+import type { ClusterSummary } from './cluster-summary';
 
 /**
  * The last lines of `npm test` and of `.ci/run`: what the run's test steps counted, read from the
@@ -31,6 +32,7 @@ async function readJson<T>(path: string): Promise<T | undefined> {
 async function main(): Promise<void> {
   const jest = await readJson<JestResults>(join(ARTIFACTS, 'jest/results.json'));
   const schemathesis = await readJson<SchemathesisSummary>(join(ARTIFACTS, 'schemathesis/summary.json'));
+  const cluster = await readJson<ClusterSummary>(join(ARTIFACTS, 'cluster/summary.json'));
   console.log('[recap] test results of this run');
   if (jest) {
     console.log(`Test Suites: ${jest.numFailedTestSuites ? `${jest.numFailedTestSuites} failed, ` : ''}${jest.numPassedTestSuites} passed, ${jest.numTotalTestSuites} total`);
@@ -46,6 +48,13 @@ async function main(): Promise<void> {
     );
   } else {
     console.log('schemathesis: no results (not run: it runs only in a full `npm test`)');
+  }
+  if (cluster) {
+    // The fault counts of the cluster run (Stripe's among them), each of which must be 0.
+    console.log(`test:cluster: ${cluster.passed ? 'PASSED' : 'FAILED'} in ${cluster.seconds} s; Stripe route: ${cluster.stripeTraffic}`);
+    for (const [name, value] of Object.entries(cluster.mustBeZero)) console.log(`  ${name}: ${value}`);
+  } else {
+    console.log('test:cluster: no results (not run: `.ci/run` runs it after `npm test`)');
   }
 }
 
