@@ -27,8 +27,11 @@ describe('conventions of section 1', () => {
     expect(eventTypeOf('InvoiceDunningStarted')).toBe('INVOICE_DUNNING_STARTED');
     expect(eventTypeOf('SubscriptionCreated')).toBe('SUBSCRIPTION_CREATED');
     expect(EVENT_NAMES).toHaveLength(27);
-    // Section 6.2's 27, the two opt-in credit-note types and the test event sent on request.
-    expect(new Set(Object.values(EVENT_TYPES)).size).toBe(30);
+    // Section 6.2's 27, the four opt-in types (two of credit notes, one of a payment awaiting the
+    // customer's action, one of a dispute) and the test event sent on request.
+    expect(new Set(Object.values(EVENT_TYPES)).size).toBe(32);
+    expect(EVENT_TYPES.InvoicePaymentActionRequired).toBe('INVOICE_PAYMENT_ACTION_REQUIRED');
+    expect(EVENT_TYPES.PaymentDisputed).toBe('PAYMENT_DISPUTED');
     expect(EVENT_TYPES.CreditNoteCreated).toBe('CREDIT_NOTE_CREATED');
     expect(EVENT_TYPES.WebhookTest).toBe('WEBHOOK_TEST');
   });
