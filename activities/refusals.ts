@@ -17,6 +17,8 @@ export async function refusalsAsFailures<T>(operation: () => Promise<T>): Promis
   try {
     return await operation();
   } catch (error) {
+    // A provider that could not say yet is no refusal: asked again on the activity's retry.
+    if (error instanceof ApiError && error.code === 'PROVIDER_UNAVAILABLE') throw ApplicationFailure.retryable(error.message, error.code);
     if (error instanceof ApiError) throw failureOf(error);
     if (error instanceof ChargeUnderWay) throw ApplicationFailure.retryable(error.message, 'PAYMENT_IN_PROGRESS');
     throw error;

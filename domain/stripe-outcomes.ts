@@ -22,6 +22,15 @@ const SOFT_DECLINES = new Set([
 
 export type StripeDecline = { outcome: 'HARD_DECLINED' | 'SOFT_DECLINED'; declineCode: string; message: string };
 
+/**
+ * An off-session charge the issuer wants authenticated: Stripe answers it with a card error of
+ * this code and the PaymentIntent back in `requires_payment_method` (not `requires_action`, which
+ * on-session confirmations get). It waits for the customer, like `requires_action`.
+ */
+export function needsAuthentication(error: { decline_code?: string | null; code?: string | null } | null | undefined): boolean {
+  return error?.code === 'authentication_required' || error?.decline_code === 'authentication_required';
+}
+
 /** A card error's decline: Stripe's `decline_code` when it gives one, else its error `code`. */
 export function declineOf(error: { decline_code?: string | null; code?: string | null; message?: string | null }): StripeDecline {
   const declineCode = error.decline_code || error.code || 'card_declined';
@@ -65,7 +74,9 @@ export function outcomeOfPaymentIntent(pi: PaymentIntentFacts): PaymentIntentOut
     case 'canceled':
       return { outcome: 'HARD_DECLINED', providerChargeId, declineCode: 'payment_intent_canceled', message: 'The PaymentIntent was canceled.' };
     default: {
-      // requires_payment_method: the last attempt failed (or the customer's authentication did).
+      // requires_payment_method: the last attempt failed (or the customer's authentication did),
+      // or an off-session attempt needs the customer's authentication.
+      if (needsAuthentication(pi.lastPaymentError)) return { outcome: 'REQUIRES_ACTION', providerChargeId, nextActionUrl: pi.nextActionUrl };
       const decline = declineOf(pi.lastPaymentError ?? { code: 'payment_intent_authentication_failure' });
       return { ...decline, providerChargeId };
     }

@@ -1,15 +1,16 @@
 import type Stripe from 'stripe';
 import { isWaitingPayment } from '../../domain/payments';
 import { outcomeOfPaymentIntent } from '../../domain/stripe-outcomes';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { summaryOf } from './charge';
 import { parsePayChargeKey } from './charge-keys';
 import type { PaymentRow } from './payment-rows';
 import type { ProcessedCharge } from './providers/provider';
 import { paymentOfIntent } from './providers/stripe/payment-of-intent';
 import type { InvoiceObject } from '../invoices/invoice-object';
-import { settleCharge } from './settle';
-import { applyProviderAnswer } from './waiting-payments';
+import { lockInvoice, settleCharge, type Settlement } from './settle';
+import { resolveWaitingPayment } from './payment-rows';
+import { movementOf } from './waiting-payments';
 
 export interface DecisionDependencies {
   db: Database;
@@ -46,40 +47,45 @@ export async function applyPaymentIntentEvent(deps: DecisionDependencies, input:
 /**
  * The provider's later word on a payment (docs/payments-stripe.md, "Webhooks"). A payment the
  * charge path still holds (PROCESSING, PENDING) is left to it: it asks the provider's books
- * itself. A waiting payment moves once (compare-and-set on its status), and only the call that
- * moved it settles the invoice: a repeated or out-of-order event changes nothing twice.
+ * itself. A waiting payment moves once (compare-and-set on its status), in one transaction with
+ * its invoice's settlement, under the invoice's lock: a repeated or out-of-order event changes
+ * nothing twice, a crash between the two cannot leave money taken and the invoice unpaid, and
+ * a pay claiming the invoice meanwhile waits for the lock and then sees it paid.
  */
 export async function applyProviderDecision(deps: DecisionDependencies, payment: PaymentRow, result: ProcessedCharge): Promise<DecisionOutcome> {
-  if (!isWaitingPayment(payment.status)) return { applied: false, reason: `payment ${payment.id} is ${payment.status}` };
-  const { payment: now, moved } = await applyProviderAnswer(deps.db, deps.now(), payment, result);
-  if (!moved) return { applied: false, reason: `payment ${payment.id} is ${now.status}` };
-  await settleInvoiceOf(deps, now, payment.status);
-  return { applied: true, paymentId: now.id, status: now.status };
+  const to = movementOf(payment, result);
+  if (!to) return { applied: false, reason: `payment ${payment.id} is ${payment.status}` };
+  const decided = await deps.db.$transaction(async (tx) => {
+    if (payment.invoiceId) await lockInvoice(tx, payment.invoiceId);
+    const moved = await resolveWaitingPayment(tx, payment, deps.now(), to);
+    if (!moved) return null;
+    return { moved, settlement: await settleInvoiceOf(tx, deps.now(), moved, payment.status) };
+  });
+  if (!decided) return { applied: false, reason: `payment ${payment.id} was decided by another caller` };
+  if (decided.settlement?.applied && deps.announcePaid) await deps.announcePaid(decided.settlement.invoice);
+  return { applied: true, paymentId: decided.moved.id, status: decided.moved.status };
 }
 
 /**
  * The invoice side of a decided payment. One still holding the invoice's guard (it was
  * AWAITING_PROVIDER) settles as its charge would have: a manual pay's here, a collection
  * attempt's by its own activity, which retries until the payment is decided. One whose charge
- * released the guard (REQUIRES_ACTION) settles late: paid if it succeeded, announced if it failed.
+ * released the guard (REQUIRES_ACTION) settles late: paid if it succeeded.
  */
-async function settleInvoiceOf(deps: DecisionDependencies, payment: PaymentRow, was: string): Promise<void> {
-  if (!payment.invoiceId || isWaitingPayment(payment.status)) return;
+async function settleInvoiceOf(tx: Prisma.TransactionClient, now: Date, payment: PaymentRow, was: string): Promise<Settlement | undefined> {
+  if (!payment.invoiceId || isWaitingPayment(payment.status)) return undefined;
   const pay = parsePayChargeKey(payment.idempotencyKey);
-  if (was === 'AWAITING_PROVIDER' && !pay) return;
+  if (was === 'AWAITING_PROVIDER' && !pay) return undefined;
   // Its failure was announced when it came to need the customer's action: only a success is news.
-  if (was === 'REQUIRES_ACTION' && payment.status !== 'SUCCEEDED') return;
-  const settlement = await deps.db.$transaction((tx) =>
-    settleCharge(tx, {
-      invoiceId: payment.invoiceId!,
-      key: payment.idempotencyKey,
-      amount: payment.amount,
-      charge: summaryOf(payment),
-      origin: { kind: 'pay' },
-      instrumentId: payment.instrumentId,
-      now: deps.now(),
-      late: was === 'REQUIRES_ACTION',
-    }),
-  );
-  if (settlement.applied && deps.announcePaid) await deps.announcePaid(settlement.invoice);
+  if (was === 'REQUIRES_ACTION' && payment.status !== 'SUCCEEDED') return undefined;
+  return settleCharge(tx, {
+    invoiceId: payment.invoiceId,
+    key: payment.idempotencyKey,
+    amount: payment.amount,
+    charge: summaryOf(payment),
+    origin: { kind: 'pay' },
+    instrumentId: payment.instrumentId,
+    now,
+    late: was === 'REQUIRES_ACTION',
+  });
 }

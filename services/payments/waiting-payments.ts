@@ -55,14 +55,28 @@ export function resolutionOf(result: ProcessedCharge): Resolution {
 }
 
 /**
+ * Where the provider's answer moves a waiting payment, or null when it stays. A payment waiting
+ * for the customer whose authentication is now being processed stays REQUIRES_ACTION: its
+ * charge released the invoice's guard, and only REQUIRES_ACTION payments are withdrawn before the
+ * invoice is charged again (waiting-for-action.ts), so moving it would let a second charge
+ * through beside it.
+ */
+export function movementOf(payment: PaymentRow, result: ProcessedCharge): Resolution | null {
+  if (!isWaitingPayment(payment.status)) return null;
+  const to = resolutionOf(result);
+  if (payment.status === 'REQUIRES_ACTION' && to.status === 'AWAITING_PROVIDER') return null;
+  if (to.status === payment.status && to.nextActionUrl === payment.nextActionUrl) return null;
+  return to;
+}
+
+/**
  * Records the provider's answer on a waiting payment, from the status it was read in: a webhook,
  * a sweep and a caller racing write it once; the loser reads the winner's. Returns the payment as
  * it stands and whether this call moved it.
  */
 export async function applyProviderAnswer(db: Database, now: Date, payment: PaymentRow, result: ProcessedCharge): Promise<{ payment: PaymentRow; moved: boolean }> {
-  if (!isWaitingPayment(payment.status)) return { payment, moved: false };
-  const to = resolutionOf(result);
-  if (to.status === payment.status && to.nextActionUrl === payment.nextActionUrl) return { payment, moved: false };
+  const to = movementOf(payment, result);
+  if (!to) return { payment, moved: false };
   const moved = await resolveWaitingPayment(db, payment, now, to);
   if (moved) return { payment: moved, moved: true };
   return { payment: (await db.payment.findUniqueOrThrow({ where: { id: payment.id } })) as PaymentRow, moved: false };

@@ -21,6 +21,12 @@ describe('Stripe outcomes', () => {
       declineCode: 'insufficient_funds',
       message: 'No money.',
     });
+    // Off-session, Stripe asks for authentication with a card error and the PaymentIntent back in requires_payment_method.
+    expect(intent('requires_payment_method', { lastPaymentError: { code: 'authentication_required', decline_code: 'authentication_required' } })).toEqual({
+      outcome: 'REQUIRES_ACTION',
+      providerChargeId: 'pi_1',
+      nextActionUrl: null,
+    });
     // A failed authentication leaves no card error: it is final for this PaymentIntent.
     expect(intent('requires_payment_method')).toMatchObject({ outcome: 'HARD_DECLINED', declineCode: 'payment_intent_authentication_failure' });
   });

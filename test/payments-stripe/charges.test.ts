@@ -90,6 +90,18 @@ describe('the Stripe provider against localstripe', () => {
     expect(await applyPaymentIntentEvent(deps, { accountId: platform.accountId, paymentIntent: { ...succeeded, status: 'requires_payment_method' } })).toMatchObject({ applied: false });
   });
 
+  it("believes a PaymentIntent's metadata only when its id and money agree with the payment's", async () => {
+    const { instrumentId, invoice } = await openInvoiceWithCard('4000002760003184');
+    const res = await m.ok('invoices/pay', { id: invoice.id, payment_instrument_id: instrumentId });
+    const ours = await stripe.paymentIntents.retrieve(res.payment.provider_reference);
+    const deps = { db: platform.db, now: () => new Date() };
+    // Another integration on the same Stripe account, our metadata copied onto a small PaymentIntent of its own.
+    const copied = { ...ours, id: 'pi_someone_else', amount: 100, status: 'succeeded' as const };
+    expect(await applyPaymentIntentEvent(deps, { accountId: platform.accountId, paymentIntent: copied })).toMatchObject({ applied: false });
+    expect(await applyPaymentIntentEvent(deps, { accountId: platform.accountId, paymentIntent: { ...ours, amount: 100, status: 'succeeded' } })).toMatchObject({ applied: false });
+    expect((await platform.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status).toBe('OPEN');
+  });
+
   it('settles once, from the PaymentIntent Stripe holds, a charge whose run died before writing down its id', async () => {
     const customerId = await m.customer();
     const instrumentId = await stripeCard(platform, stripe, customerId, '4242424242424242');

@@ -7,6 +7,7 @@ export interface StripeRequestRow {
   objectId: string | null;
   amount: number;
   currency: string;
+  requestedAt: Date;
 }
 
 /**
@@ -23,7 +24,7 @@ const insertSql = sqlStatement(
 );
 const byKeySql = sqlStatement(
   'stripe_requests.by_key',
-  `SELECT object_id AS "objectId", amount, currency FROM stripe_requests WHERE account_id = $1 AND idempotency_key = $2`,
+  `SELECT object_id AS "objectId", amount, currency, requested_at AS "requestedAt" FROM stripe_requests WHERE account_id = $1 AND idempotency_key = $2`,
 );
 const recordObjectSql = sqlStatement(
   'stripe_requests.record_object',

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
-import { declineOf, outcomeOfPaymentIntent, outcomeOfRefund, type PaymentIntentOutcome } from '../../../../domain/stripe-outcomes';
+import { ApiError } from '../../../../domain/errors';
+import { declineOf, needsAuthentication, outcomeOfPaymentIntent, outcomeOfRefund, type PaymentIntentOutcome } from '../../../../domain/stripe-outcomes';
 import type { Database } from '../../../../prisma/client';
 import {
   ProviderRequestMismatch,
@@ -15,6 +16,13 @@ import { recordedRequest, recordObject, recordRequest } from './books';
 import { stripeConnectionOf, type StripeConnection } from './connection';
 
 export const STRIPE_PROVIDER = 'stripe';
+
+/**
+ * A request whose answer did not come back is sent again under the same key this often, after
+ * these pauses: Stripe answers a repeated key with the first request's response (for 24 hours),
+ * so this learns the fate of the first rather than making a second.
+ */
+const RESEND_PAUSES_MS = [500, 2_000];
 
 /** Our ids in every PaymentIntent's and Refund's metadata: how either side finds the other. */
 const KEY_FIELD = 'bp_idempotency_key';
@@ -97,13 +105,15 @@ export function stripeProvider(db: Database, options: StripeProviderOptions = {}
         const known = await lookup(request.idempotencyKey, request.accountId);
         if (known) return known;
       }
-      try {
-        const intent = await connection.client.paymentIntents.create(
+      const customer = card.providerCustomerReference;
+      const paymentMethod = card.providerReference;
+      const create = () =>
+        connection.client.paymentIntents.create(
           {
             amount: request.amount,
             currency: request.currency.toLowerCase(),
-            customer: card.providerCustomerReference,
-            payment_method: card.providerReference,
+            customer,
+            payment_method: paymentMethod,
             off_session: true,
             confirm: true,
             metadata: {
@@ -115,12 +125,26 @@ export function stripeProvider(db: Database, options: StripeProviderOptions = {}
           },
           { idempotencyKey: request.idempotencyKey },
         );
-        // Stripe's id is not written to the books here: the charge path records it on the payment
-        // in its next statement, and a run that dies before that finds the PaymentIntent by its
-        // metadata. One statement fewer on every charge (docs/payments-stripe.md).
-        return settledOutcome(connection.client, intent);
-      } catch (error) {
-        return chargeFailure(request, error as StripeError, logger);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          // Stripe's id is not written to the books here: the charge path records it on the payment
+          // in its next statement, and a run that dies before that finds the PaymentIntent by its
+          // metadata. One statement fewer on every charge (docs/payments-stripe.md).
+          return await settledOutcome(connection.client, await create());
+        } catch (error) {
+          const failure = chargeFailure(request, error as StripeError, logger);
+          if (failure.outcome !== 'TIMEOUT') return failure;
+          const pause = RESEND_PAUSES_MS[attempt];
+          // Stripe may have charged: never "nothing happened", which would move the cascade on and
+          // let a retry charge again. The charge path hands its claim back; whoever resumes it asks again.
+          if (pause === undefined) {
+            throw new ApiError('PROVIDER_UNAVAILABLE', `Stripe did not answer the charge under ${request.idempotencyKey}; it is asked again under the same key.`, {
+              provider: STRIPE_PROVIDER,
+              retryable: true,
+            });
+          }
+          await new Promise((resolve) => setTimeout(resolve, pause));
+        }
       }
     },
 
@@ -149,7 +173,7 @@ export function stripeProvider(db: Database, options: StripeProviderOptions = {}
       } catch (error) {
         const failure = error as StripeError;
         if (failure.type === 'StripeIdempotencyError') throw new ProviderRequestMismatch(STRIPE_PROVIDER, request.idempotencyKey, 'refund');
-        if (failure.type === 'StripeInvalidRequestError') {
+        if (failure.type === 'StripeInvalidRequestError' && !stillRunning(failure)) {
           const exceeds = failure.code === 'charge_already_refunded' || /amount|greater|exceed/i.test(failure.message ?? '');
           return { outcome: 'REJECTED', code: exceeds ? 'refund_exceeds_charge' : 'charge_not_found', message: `Stripe: ${failure.message}` };
         }
@@ -181,12 +205,15 @@ type StripeError = Error & {
 function chargeFailure(request: ChargeRequest, error: StripeError, logger: Pick<Console, 'error'>): ChargeResult {
   switch (error.type) {
     case 'StripeCardError': {
-      const intentId = error.payment_intent?.id ?? error.raw?.payment_intent?.id ?? error.raw?.charge ?? request.idempotencyKey;
-      return { ...declineOf(error), providerChargeId: intentId };
+      const intent = error.payment_intent?.id ?? error.raw?.payment_intent?.id;
+      if (intent && needsAuthentication(error)) return { outcome: 'REQUIRES_ACTION', providerChargeId: intent, nextActionUrl: null };
+      return { ...declineOf(error), providerChargeId: intent ?? error.raw?.charge ?? request.idempotencyKey };
     }
     case 'StripeIdempotencyError':
       throw new ProviderRequestMismatch(STRIPE_PROVIDER, request.idempotencyKey);
     case 'StripeInvalidRequestError':
+      // Another request under this key is still running at Stripe: its answer is unknown, not a refusal.
+      if (stillRunning(error)) return { outcome: 'TIMEOUT' };
       // The card or customer is gone at Stripe (detached, deleted): no charge of this card can succeed.
       return { outcome: 'HARD_DECLINED', providerChargeId: request.idempotencyKey, declineCode: error.code ?? 'invalid_request', message: `Stripe refused the request: ${error.message}` };
     case 'StripeAuthenticationError':
@@ -199,6 +226,11 @@ function chargeFailure(request: ChargeRequest, error: StripeError, logger: Pick<
       // Connection errors, timeouts and 5xx: Stripe may have processed it; the charge path asks the books.
       return { outcome: 'TIMEOUT' };
   }
+}
+
+/** Stripe's answer while a request under the same key is still being processed (409) or locked. */
+function stillRunning(error: StripeError): boolean {
+  return error.statusCode === 409 || error.code === 'idempotency_key_in_use' || error.code === 'lock_timeout';
 }
 
 function processed(outcome: PaymentIntentOutcome): ProcessedCharge {
