@@ -1,0 +1,61 @@
+/**
+ * Usage quantities and fractional unit prices as exact decimals (docs/usage.md, "Numbers"):
+ * at most 15 integer and 12 fractional digits, held as bigint counts of 10^-12. Nothing here
+ * rounds; money is rounded once, half up, where a line's total is made (pricing.ts).
+ */
+
+export const DECIMAL_SCALE = 12;
+const ONE = 10n ** BigInt(DECIMAL_SCALE);
+const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d{1,12}))?$/;
+
+/** A decimal string or a JS number as units of 10^-12; null when it is not such a number. */
+export function parseDecimal(value: unknown): bigint | null {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return null;
+    text = String(value);
+  } else if (typeof value === 'string') {
+    text = value;
+  } else {
+    return null;
+  }
+  const match = DECIMAL.exec(text);
+  if (!match) return null;
+  const scaled = BigInt(match[2]!) * ONE + BigInt((match[3] ?? '').padEnd(DECIMAL_SCALE, '0'));
+  return match[1] ? -scaled : scaled;
+}
+
+/** The shortest decimal string of a scaled value: no trailing zeros, no exponent. */
+export function formatDecimal(scaled: bigint): string {
+  const negative = scaled < 0n;
+  const magnitude = negative ? -scaled : scaled;
+  const whole = magnitude / ONE;
+  const fraction = (magnitude % ONE).toString().padStart(DECIMAL_SCALE, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+export function scaleInteger(value: bigint | number): bigint {
+  return BigInt(value) * ONE;
+}
+
+/** a × b of two scaled values, exactly, at the square of the scale (10^-24). */
+export function multiplyExact(a: bigint, b: bigint): bigint {
+  return a * b;
+}
+
+/** A value at 10^-24 (a product) rounded half up (away from zero at .5) to whole units. */
+export function roundProductHalfUp(product: bigint): bigint {
+  const unit = ONE * ONE;
+  const negative = product < 0n;
+  const magnitude = negative ? -product : product;
+  const rounded = (magnitude + unit / 2n) / unit;
+  return negative ? -rounded : rounded;
+}
+
+/** The smallest whole number ≥ a scaled value. */
+export function ceilToInteger(scaled: bigint): bigint {
+  if (scaled <= 0n) return -(-scaled / ONE);
+  return (scaled + ONE - 1n) / ONE;
+}
+
+export const DECIMAL_ONE = ONE;
