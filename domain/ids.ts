@@ -41,6 +41,7 @@ export const ID_PREFIXES = {
   dashboardSession: 'sess_',
   dashboardAuditEntry: 'aud_',
   dashboardPasswordReset: 'pwr_',
+  meter: 'mtr_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
