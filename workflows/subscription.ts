@@ -10,13 +10,14 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SubscriptionObject } from '../services/subscriptions/subscription-object';
 import { CHARGE_HEARTBEAT_TIMEOUT_MS } from '../domain/charge-heartbeats';
-import { billCycle, type InvoiceKind, type PlannedInvoice } from '../domain/subscriptions/billing';
+import { billCycle, finalUsage, type InvoiceKind, type PlannedInvoice } from '../domain/subscriptions/billing';
 import { cancel, cancelNow, cancelScheduled, deleteCancellation, validateCancel, validateDeleteCancellation } from '../domain/subscriptions/cancellation';
 import { expire } from '../domain/subscriptions/expiry';
 import { dunningStarted, paymentSettled } from '../domain/subscriptions/payment-outcome';
@@ -353,7 +354,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           await persist(startTrial(state, now));
           break;
         case 'bill': {
-          const { step, invoice } = billCycle(state, nextDue(state)!.at, now);
+          // Billed from the period's boundary even when issued later, after a usage grace.
+          const { step, invoice } = billCycle(state, state.nextCycleAt!, now);
           try {
             if (patched(RENEW_IN_ONE_ACTIVITY_PATCH)) await renew(step, invoice, now);
             else await persist(step, invoice);
@@ -371,6 +373,27 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       }
       return false;
     });
+  }
+
+  /**
+   * An ended subscription's usage up to its end, invoiced once the usage grace has passed: a
+   * subscription without usage lines has none, so runs from before usage prices replay as they were.
+   */
+  async function billFinalUsage(): Promise<void> {
+    const due = finalUsage(state, Date.now());
+    if (!due) return;
+    const wait = due.at - Date.now();
+    if (wait > 0) {
+      showDetails(`Waiting until ${new Date(due.at).toISOString()} to invoice the usage up to the end`);
+      await sleep(wait);
+    }
+    await exclusive(async () => {
+      const final = finalUsage(state, Date.now());
+      if (final) await persist(final.step, final.invoice);
+    });
+    const issued = toCollect.shift();
+    // Its collection outlives this run, as every invoice's does.
+    if (issued) await collect(issued);
   }
 
   let cycles = 0;
@@ -422,6 +445,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       rechecks++;
     }
   }
+  await billFinalUsage();
   // Updates accepted just before the end finish before the run closes.
   await condition(allHandlersFinished);
   return { status: state.status };

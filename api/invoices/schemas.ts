@@ -1,3 +1,4 @@
+import { AGGREGATIONS } from '../../domain/usage/meters';
 import { z } from 'zod';
 import { metadataObject } from '../common/metadata';
 import { hasAtMostFourDecimals, MAX_INVOICE_AMOUNT, TAX_MODES, type TaxMode } from '../../domain/invoice-amounts';
@@ -108,6 +109,30 @@ const invoiceAmountDetailsObject = amountDetailsObject.extend({
   balance_credited: z.number().int().meta({ description: 'A negative total, credited to the customer balance at finalization (> 0).' }),
 });
 
+const usageTierObject = z.object({
+  tier: z.number().int(),
+  from: z.string().meta({ description: 'Decimal: the first unit of the tier is the one after this.' }),
+  up_to: z.string().nullable(),
+  quantity: z.string().meta({ description: 'Decimal: the units this tier charged.' }),
+  unit_amount_decimal: z.string(),
+  flat_amount: z.number().int(),
+  amount_decimal: z.string().meta({ description: 'Exact, before the line is rounded half up once; minor units.' }),
+  packages: z.number().int().optional(),
+});
+
+/** Extension (docs/usage.md, "Invoices"): present on the lines a usage price bills. */
+const usageLineObject = z
+  .object({
+    kind: z.enum(['PERIOD', 'ADJUSTMENT']).meta({ description: 'ADJUSTMENT: late events of a period an earlier invoice billed.' }),
+    meter_id: z.string(),
+    aggregation: z.enum(AGGREGATIONS),
+    period: z.object({ start_at: dateTime, end_at: dateTime }),
+    quantity: z.string().meta({ description: 'Decimal: the whole period as measured when this invoice was issued.' }),
+    tiers: z.array(usageTierObject),
+    previously_billed: z.object({ quantity: z.string(), amount: z.number().int() }).optional(),
+  })
+  .meta({ id: 'InvoiceLineUsage' });
+
 export const invoiceLineItemObject = z.object({
   id: z.string().meta({ description: 'Prefix `ili_`; new ids whenever an update replaces the lines.' }),
   product_price_id: z.string().optional(),
@@ -117,6 +142,7 @@ export const invoiceLineItemObject = z.object({
   quantity: z.number().int(),
   amount_details: amountDetailsObject,
   tax: z.object({ category_id: z.string().optional(), mode: z.enum(TAX_MODES), rate: z.number() }).optional(),
+  usage: usageLineObject.optional(),
 });
 
 export const invoiceCustomerObject = z.object({

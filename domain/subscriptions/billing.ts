@@ -2,6 +2,7 @@ import { periodContaining, prorate } from '../billing-periods';
 import type { CollectionMethod } from '../collection-methods';
 import type { EventName } from '../event-catalogue';
 import { requireTransition, type SubscriptionStatus } from '../subscription-status';
+import { DEFAULT_USAGE_GRACE_MINUTES } from '../usage/ingestion-window';
 import { day, DEFAULT_DAYS_UNTIL_DUE, recurringPeriod, touch, type Line, type LineTax, type Step, type SubscriptionState } from './state';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,12 +18,27 @@ export interface PlannedLine {
   tax: LineTax | null;
 }
 
+/**
+ * A usage line's period to bill, in arrears: what its meter measured in [start, end) is only
+ * known to the activity that issues the invoice (services/subscriptions/usage-lines.ts), which
+ * also bills, as adjustments, what late events added to periods billed before.
+ */
+export interface PlannedUsage {
+  productPriceId: string;
+  productName: string;
+  start: number;
+  end: number;
+  tax: LineTax | null;
+}
+
 export interface PlannedInvoice {
   kind: InvoiceKind;
   /** Names the invoice for good: the activity derives its id from it, so a retry finds it instead of making a second. */
   key: string;
   billingReason: 'SUBSCRIPTION_CREATE' | 'SUBSCRIPTION_CYCLE';
   lines: PlannedLine[];
+  /** Usage periods the invoice bills after `lines`; absent on invoices planned before usage prices. */
+  usage?: PlannedUsage[];
 }
 
 /**
@@ -57,7 +73,14 @@ export function billCycle(state: SubscriptionState, dueAt: number, now: number):
   const end = state.endsAt !== null && state.endsAt < full.end ? state.endsAt : full.end;
   const partial = dueAt > full.start || end < full.end;
   const lines: PlannedLine[] = [];
+  const usage: PlannedUsage[] = [];
   const lineItems = state.lineItems.map((line): Line => {
+    if (line.billingType === 'USAGE') {
+      if (line.startedAt !== null && line.periodStartAt < dueAt) {
+        usage.push({ productPriceId: line.productPriceId, productName: line.productName, start: line.periodStartAt, end: dueAt, tax: line.tax ?? null });
+      }
+      return { ...line, startedAt: line.startedAt ?? dueAt, periodStartAt: dueAt, periodEndAt: end, updatedAt: now };
+    }
     if (line.billingType === 'RECURRING') {
       const subtotal = line.amount * line.quantity;
       const span = `${day(dueAt)} – ${day(end)}`;
@@ -72,9 +95,52 @@ export function billCycle(state: SubscriptionState, dueAt: number, now: number):
     lines.push({ productPriceId: line.productPriceId, description: line.productName, amount: line.amount, quantity: line.quantity, tax: line.tax ?? null });
     return { ...line, startedAt: line.startedAt ?? now, billedAt: now, updatedAt: now };
   });
+  if (lines.length === 0 && usage.length === 0) {
+    // A subscription of usage lines alone starts with nothing to bill; its first invoice says so,
+    // for nothing, so it is paid at once and the subscription goes on as any other.
+    const first = state.lineItems.find((line) => line.billingType === 'USAGE')!;
+    lines.push({ productPriceId: first.productPriceId, description: `${first.productName}: usage from ${day(dueAt)}, billed at the period's end`, amount: 0, quantity: 1, tax: null });
+  }
   return {
     step: { state: touch(state, now, { ...common, anchorAt: anchor, nextCycleAt: end, lineItems }), events },
-    invoice: { kind: 'cycle', key, billingReason, lines },
+    invoice: { kind: 'cycle', key, billingReason, lines, ...(usage.length > 0 ? { usage } : {}) },
+  };
+}
+
+/** When a subscription's usage lines stopped measuring: its cancellation's or expiry's time. */
+function endedAt(state: SubscriptionState): number {
+  if (state.status === 'CANCELLED' && state.cancellation) return state.cancellation.cancelAt;
+  return state.endsAt ?? state.updatedAt;
+}
+
+/** Milliseconds a subscription's invoice waits after its period's end for late usage events. */
+export function usageGraceMs(state: Pick<SubscriptionState, 'settings'>): number {
+  return (state.settings.usage_grace_minutes ?? DEFAULT_USAGE_GRACE_MINUTES) * 60 * 1000;
+}
+
+/** Whether a subscription's usage lines have measured a period not yet billed. */
+export function measuresUsage(state: Pick<SubscriptionState, 'lineItems'>): boolean {
+  return state.lineItems.some((line) => line.billingType === 'USAGE' && line.startedAt !== null);
+}
+
+/**
+ * The last usage of a subscription that ended (docs/usage.md, "Subscriptions"): its usage
+ * lines' periods up to the end, invoiced once the grace after the end has passed. Null when
+ * there is none. The step closes the lines, so it bills once.
+ */
+export function finalUsage(state: SubscriptionState, now: number): { at: number; step: Step; invoice: PlannedInvoice } | null {
+  const end = endedAt(state);
+  const usage: PlannedUsage[] = [];
+  const lineItems = state.lineItems.map((line): Line => {
+    if (line.billingType !== 'USAGE' || line.startedAt === null || line.periodStartAt >= end) return line;
+    usage.push({ productPriceId: line.productPriceId, productName: line.productName, start: line.periodStartAt, end, tax: line.tax ?? null });
+    return { ...line, periodStartAt: end, periodEndAt: end, updatedAt: now };
+  });
+  if (usage.length === 0) return null;
+  return {
+    at: end + usageGraceMs(state),
+    step: { state: touch(state, now, { lineItems }), events: [] },
+    invoice: { kind: 'cycle', key: 'usage/final', billingReason: 'SUBSCRIPTION_CYCLE', lines: [], usage },
   };
 }
 

@@ -4,6 +4,7 @@ import { ApiError } from '../errors';
 import type { EventName } from '../event-catalogue';
 import type { SubscriptionStatus } from '../subscription-status';
 import { requireOneBillingPeriod } from './lines';
+import { isPeriodic } from '../billing-types';
 import { DEFAULT_SETTINGS, type Discount, type Line, type Step, type SubscriptionSettings, type SubscriptionState, type Trial, type TrialType } from './state';
 import type { NewLine } from './update';
 import type { Metadata } from '../metadata';
@@ -119,7 +120,7 @@ export function initialState(subscription: NewSubscription, schedule: Schedule, 
         ...line,
         startedAt: null,
         periodStartAt: start,
-        periodEndAt: line.billingType === 'RECURRING' ? periodEndAt : null,
+        periodEndAt: isPeriodic(line.billingType) ? periodEndAt : null,
         billedAt: null,
         createdAt: now,
         updatedAt: now,

@@ -1,6 +1,6 @@
 import { samePeriod, type BillingPeriod } from '../billing-periods';
 import { SubscriptionRefused } from '../subscription-status';
-import type { BillingType } from '../billing-types';
+import { isPeriodic, type BillingType } from '../billing-types';
 
 /** Subscription line items at most (docs/subscriptions.md, "Limits"). */
 export const MAX_SUBSCRIPTION_LINE_ITEMS = 20;
@@ -12,8 +12,8 @@ export function requireLineCount(count: number): void {
 }
 
 /**
- * A subscription's lines, as created or after an update: at least one RECURRING, and every
- * RECURRING line on one billing period, the one the subscription already bills (`established`)
+ * A subscription's lines, as created or after an update: at least one RECURRING or USAGE, and
+ * every such line on one billing period, the one the subscription already bills (`established`)
  * or else the first RECURRING line's. `field` names a line's price in the request, when the
  * lines are the request's own (create). Returns the billing period.
  */
@@ -22,16 +22,16 @@ export function requireOneBillingPeriod(
   established?: BillingPeriod | null,
   field?: { lines: string; price: (index: number) => string },
 ): BillingPeriod {
-  const recurring = lines.filter((line) => line.billingType === 'RECURRING');
+  const recurring = lines.filter((line) => isPeriodic(line.billingType));
   if (recurring.length === 0) {
-    throw new SubscriptionRefused('RECURRING_LINE_ITEM_REQUIRED', 'A subscription needs at least one RECURRING line item.', field ? { field: field.lines } : {});
+    throw new SubscriptionRefused('RECURRING_LINE_ITEM_REQUIRED', 'A subscription needs at least one RECURRING or USAGE line item.', field ? { field: field.lines } : {});
   }
   const period = established ?? recurring[0]!.billingPeriod!;
   for (const [index, line] of lines.entries()) {
-    if (line.billingType === 'RECURRING' && !samePeriod(line.billingPeriod!, period)) {
+    if (isPeriodic(line.billingType) && !samePeriod(line.billingPeriod!, period)) {
       throw new SubscriptionRefused(
         'BILLING_PERIOD_MISMATCH',
-        `Every RECURRING line bills every ${period.value} ${period.unit}; price ${line.productPriceId} bills every ${line.billingPeriod!.value} ${line.billingPeriod!.unit}.`,
+        `Every RECURRING and USAGE line bills every ${period.value} ${period.unit}; price ${line.productPriceId} bills every ${line.billingPeriod!.value} ${line.billingPeriod!.unit}.`,
         { ...(field ? { field: field.price(index) } : {}), product_price_id: line.productPriceId, billing_period_config: period },
       );
     }

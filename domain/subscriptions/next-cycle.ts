@@ -15,7 +15,7 @@ const MAX_STEPS_BEFORE_BILLING = 3;
  * the instant it falls due. Null when none comes: a cancellation or expiry comes first, or the
  * status bills nothing until something else happens (REDEMPTION, UNPAID, an open-ended trial).
  */
-export function nextCycle(state: SubscriptionState): { at: number; step: Step; invoice: PlannedInvoice } | null {
+export function nextCycle(state: SubscriptionState): { at: number; periodStart: number; step: Step; invoice: PlannedInvoice } | null {
   let current = state;
   for (let taken = 0; taken <= MAX_STEPS_BEFORE_BILLING; taken++) {
     if (isTerminal(current.status)) return null;
@@ -23,7 +23,8 @@ export function nextCycle(state: SubscriptionState): { at: number; step: Step; i
     if (!due) return null;
     switch (due.kind) {
       case 'bill':
-        return { at: due.at, ...billCycle(current, due.at, due.at) };
+        // A cycle billing usage is issued after the usage grace (due.at); its period starts at nextCycleAt.
+        return { at: due.at, periodStart: current.nextCycleAt!, ...billCycle(current, current.nextCycleAt!, due.at) };
       case 'cancel':
         current = cancelScheduled(current, due.at).state;
         break;

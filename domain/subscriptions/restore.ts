@@ -38,8 +38,13 @@ export function reactivate(state: SubscriptionState, now: number): Step {
 function resumedBilling(state: SubscriptionState, now: number): Pick<SubscriptionState, 'anchorAt' | 'nextCycleAt' | 'lineItems'> {
   const anchor = state.anchorAt ?? now;
   const nextCycleAt = nextBoundaryAfter(anchor, recurringPeriod(state), now);
+  // A usage line keeps measuring from where its last invoice stopped: nothing used meanwhile goes unbilled.
   const lineItems = state.lineItems.map((line) =>
-    line.billingType === 'RECURRING' ? { ...line, periodStartAt: now, periodEndAt: nextCycleAt, updatedAt: now } : line,
+    line.billingType === 'RECURRING'
+      ? { ...line, periodStartAt: now, periodEndAt: nextCycleAt, updatedAt: now }
+      : line.billingType === 'USAGE'
+        ? { ...line, periodEndAt: nextCycleAt, updatedAt: now }
+        : line,
   );
   return { anchorAt: anchor, nextCycleAt, lineItems };
 }

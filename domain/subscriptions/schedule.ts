@@ -1,5 +1,6 @@
 import { isTerminal } from '../subscription-status';
-import type { SubscriptionState } from './state';
+import { measuresUsage, usageGraceMs } from './billing';
+import { periodLine, type SubscriptionState } from './state';
 
 /** What `next_billing_at` shows: the next invoice, unless cancellation, expiry or the status means none comes. */
 export function servedNextBillingAt(state: SubscriptionState): number | null {
@@ -13,8 +14,7 @@ export function servedNextBillingAt(state: SubscriptionState): number | null {
 /** The end of the period the subscription is in: the trial's end while TRIALING, else the billed period's. */
 export function currentPeriodEnd(state: SubscriptionState): number | null {
   if (state.status === 'TRIALING') return state.trial?.endAt ?? null;
-  const line = state.lineItems.find((item) => item.billingType === 'RECURRING');
-  return line?.periodEndAt ?? state.nextCycleAt;
+  return periodLine(state)?.periodEndAt ?? state.nextCycleAt;
 }
 
 export type DueKind = 'cancel' | 'expire' | 'startTrial' | 'bill';
@@ -28,9 +28,10 @@ export function nextDue(state: SubscriptionState): { kind: DueKind; at: number }
     { kind: 'startTrial', at: state.status === 'CREATED' && state.trial?.type === 'FREE' ? state.startScheduledAt : null },
     {
       kind: 'bill',
+      // A period whose usage is billed waits out the usage grace after its end, for late events.
       at:
-        ['PENDING', 'TRIALING', 'ACTIVE'].includes(state.status) || (state.status === 'CREATED' && state.trial?.type !== 'FREE')
-          ? state.nextCycleAt
+        (['PENDING', 'TRIALING', 'ACTIVE'].includes(state.status) || (state.status === 'CREATED' && state.trial?.type !== 'FREE')) && state.nextCycleAt !== null
+          ? state.nextCycleAt + (measuresUsage(state) ? usageGraceMs(state) : 0)
           : null,
     },
   ];

@@ -41,6 +41,8 @@ export interface SubscriptionSettings {
   on_dunning_exhausted: ExhaustionAction;
   /** SEND_INVOICE only: days from an invoice's issue to its due date; absent: DEFAULT_DAYS_UNTIL_DUE. */
   days_until_due?: number;
+  /** Minutes after a period's end before its usage is invoiced, for late events; absent: 60 (docs/usage.md). */
+  usage_grace_minutes?: number;
 }
 
 export interface Trial {
@@ -127,10 +129,20 @@ export const DEFAULT_SETTINGS: SubscriptionSettings = { on_dunning_exhausted: 'C
 /** The payment term of an invoice-billed subscription's invoices when its settings name none. */
 export const DEFAULT_DAYS_UNTIL_DUE = 30;
 
+/** The line whose period the subscription bills by: its first RECURRING line, else its first USAGE line. */
+export function periodLine(state: Pick<SubscriptionState, 'lineItems'>): Line | undefined {
+  return state.lineItems.find((item) => item.billingType === 'RECURRING') ?? state.lineItems.find((item) => item.billingType === 'USAGE');
+}
+
 export function recurringPeriod(state: Pick<SubscriptionState, 'lineItems'>): BillingPeriod {
-  const line = state.lineItems.find((item) => item.billingType === 'RECURRING');
-  if (!line?.billingPeriod) throw new Error('A subscription always has a RECURRING line item.');
+  const line = periodLine(state);
+  if (!line?.billingPeriod) throw new Error('A subscription always has a RECURRING or USAGE line item.');
   return line.billingPeriod;
+}
+
+/** Whether the subscription bills usage: its invoices then wait for the usage grace after each period's end. */
+export function billsUsage(state: Pick<SubscriptionState, 'lineItems'>): boolean {
+  return state.lineItems.some((item) => item.billingType === 'USAGE');
 }
 
 /** Every step moves the version on and stamps the time it was made. */

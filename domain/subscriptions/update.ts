@@ -1,9 +1,10 @@
 import { formatDateTime } from '../datetime';
 import { requireTransition, SubscriptionRefused } from '../subscription-status';
 import { requireLineCount, requireOneBillingPeriod } from './lines';
+import { isPeriodic } from '../billing-types';
 import type { ProrationCreditDestination } from '../balance-transactions';
 import { prorateLineChanges, type Proration } from './proration';
-import { touch, type Discount, type Line, type LineTax, type Step, type SubscriptionState } from './state';
+import { periodLine, touch, type Discount, type Line, type LineTax, type Step, type SubscriptionState } from './state';
 import type { Metadata } from '../metadata';
 
 /** What a line takes from the product price it bills. */
@@ -31,6 +32,27 @@ function refuseUnknownLine(code: string, message: string, context: Record<string
   throw new SubscriptionRefused(code, message, context);
 }
 
+/**
+ * A usage line that has measured anything stays as it is until the subscription ends: removing
+ * or repricing it would leave what it measured so far unbilled (docs/usage.md, "Subscriptions").
+ */
+function refuseUsageLineChanges(state: SubscriptionState, changes: SubscriptionChanges): void {
+  const usage = new Map(state.lineItems.filter((line) => line.billingType === 'USAGE').map((line) => [line.id, line]));
+  for (const [index, id] of (changes.removeLineIds ?? []).entries()) {
+    if (usage.get(id)?.startedAt != null) {
+      refuseUnknownLine('USAGE_LINE_ITEM_LOCKED', `Line item ${id} bills usage already measured: it stays until the subscription ends.`, { field: `line_items.remove[${index}]`, id });
+    }
+  }
+  for (const [index, change] of (changes.updateLines ?? []).entries()) {
+    if (usage.has(change.id) && (change.price !== undefined || change.quantity !== undefined)) {
+      refuseUnknownLine('USAGE_LINE_ITEM_LOCKED', `Line item ${change.id} bills usage: its price and quantity do not change; add a new line instead.`, {
+        field: `line_items.update[${index}]`,
+        id: change.id,
+      });
+    }
+  }
+}
+
 /** The lines after the requested changes, checked: ids exist, one billing period, at least one RECURRING. */
 function changedLines(state: SubscriptionState, changes: SubscriptionChanges, now: number, periodOfNew: { start: number; end: number | null }): Line[] {
   const known = new Set(state.lineItems.map((line) => line.id));
@@ -43,6 +65,7 @@ function changedLines(state: SubscriptionState, changes: SubscriptionChanges, no
       refuseUnknownLine('LINE_ITEM_NOT_FOUND', `Line item ${change.id} is both updated and removed.`, { field: `line_items.update[${index}].id`, id: change.id });
     }
   }
+  refuseUsageLineChanges(state, changes);
   const removed = new Set(changes.removeLineIds ?? []);
   const updates = new Map((changes.updateLines ?? []).map((change) => [change.id, change]));
   const kept = state.lineItems
@@ -61,9 +84,10 @@ function changedLines(state: SubscriptionState, changes: SubscriptionChanges, no
   const added = (changes.addLines ?? []).map(
     (line): Line => ({
       ...line,
-      startedAt: null,
+      // A usage line added inside a period measures from now: the period's invoice bills [now, end).
+      startedAt: line.billingType === 'USAGE' && periodOfNew.end !== null && periodOfNew.start <= now ? now : null,
       periodStartAt: line.billingType === 'RECURRING' ? periodOfNew.start : now,
-      periodEndAt: line.billingType === 'RECURRING' ? periodOfNew.end : null,
+      periodEndAt: isPeriodic(line.billingType) ? periodOfNew.end : null,
       billedAt: null,
       createdAt: now,
       updatedAt: now,
@@ -71,7 +95,7 @@ function changedLines(state: SubscriptionState, changes: SubscriptionChanges, no
   );
   const lines = [...kept, ...added];
   requireLineCount(lines.length);
-  requireOneBillingPeriod(lines, state.lineItems.find((line) => line.billingType === 'RECURRING')?.billingPeriod);
+  requireOneBillingPeriod(lines, periodLine(state)?.billingPeriod);
   return lines;
 }
 
@@ -102,7 +126,7 @@ export function update(
       cancel_at: formatDateTime(new Date(state.cancellation.cancelAt)),
     });
   }
-  const billed = state.lineItems.find((line) => line.billingType === 'RECURRING');
+  const billed = periodLine(state);
   const prorating = state.status === 'ACTIVE' && billed !== undefined && billed.periodEndAt !== null && billed.periodStartAt <= now && now < billed.periodEndAt;
   const lineChanges = !!(changes.addLines?.length || changes.updateLines?.length || changes.removeLineIds?.length);
   const periodOfNew = billed ? { start: billed.periodStartAt, end: billed.periodEndAt } : { start: now, end: null };

@@ -3,7 +3,7 @@ import { formatDateTime } from '../../domain/datetime';
 import type { PlannedInvoice } from '../../domain/subscriptions/billing';
 import { nextCycle } from '../../domain/subscriptions/next-cycle';
 import { creditPartsTotal, prorationInvoice } from '../../domain/subscriptions/proration';
-import type { SubscriptionState } from '../../domain/subscriptions/state';
+import { periodLine, type SubscriptionState } from '../../domain/subscriptions/state';
 import { update } from '../../domain/subscriptions/update';
 import type { Prisma } from '../../prisma/client';
 import { readBalance } from '../customer-balance/append-transaction';
@@ -64,7 +64,7 @@ export async function previewInvoices(
     const at = input.proration_date === undefined ? deps.now().getTime() : prorationDate(state, input.proration_date);
     const changes = await resolveChanges({ db, now: at }, scope, row, input.subscription_update);
     const step = refusedAsApiError(() => update(state, changes, at));
-    const billedUntil = state.lineItems.find((line) => line.billingType === 'RECURRING')?.periodEndAt ?? null;
+    const billedUntil = periodLine(state)?.periodEndAt ?? null;
     updateInvoice = step.proration.length > 0 ? preview(step.state, prorationInvoice(step.state, step.proration), { start: at, end: billedUntil }, left) : null;
     left = updateInvoice?.ending_balance ?? left;
     // A credit given to the balance is a credit invoice the workflow issues right after the
@@ -74,7 +74,7 @@ export async function previewInvoices(
     state = step.state;
   }
   const cycle = nextCycle(state);
-  const nextInvoice = cycle ? preview(cycle.step.state, cycle.invoice, { start: cycle.at, end: cycle.step.state.nextCycleAt }, left) : null;
+  const nextInvoice = cycle ? preview(cycle.step.state, cycle.invoice, { start: cycle.periodStart, end: cycle.step.state.nextCycleAt }, left) : null;
   return { subscription_id: row.id, ...(updateInvoice !== undefined ? { update_invoice: updateInvoice } : {}), next_invoice: nextInvoice };
 }
 
@@ -86,7 +86,7 @@ export async function previewInvoices(
  */
 function prorationDate(state: SubscriptionState, value: string): number {
   const at = Date.parse(value);
-  const start = state.lineItems.find((line) => line.billingType === 'RECURRING')?.periodStartAt ?? state.createdAt;
+  const start = periodLine(state)?.periodStartAt ?? state.createdAt;
   const context = {
     field: 'proration_date',
     period_start_at: formatDateTime(new Date(start)),

@@ -1,3 +1,4 @@
+import type { UsageLineDetail } from '../../domain/usage/usage-line';
 import { formatDateTime } from '../../domain/datetime';
 import type { AmountDetails } from '../../domain/invoice-amounts';
 import type { CollectionMethod } from '../../domain/collection-methods';
@@ -146,6 +147,7 @@ export function serializeInvoice(row: InvoiceRow, options: SerializeOptions): In
             },
           }
         : {}),
+      ...present('usage', line.usage as UsageLineDetail | null),
     })),
     customer,
     ...present('subscription_id', row.subscriptionId),

@@ -5,6 +5,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { outboxRow, type OutboxRow } from '../../prisma/outbox';
 import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
+import type { UsageLineDetail } from '../../domain/usage/usage-line';
 import type { Scope } from '../scope';
 import type { BillingReason } from '../../domain/billing-reasons';
 import type { CollectionMethod } from '../../domain/collection-methods';
@@ -23,6 +24,8 @@ export interface DraftLine {
   amount: number;
   quantity: number;
   tax: { categoryId: string | null; mode: TaxMode; rate: number } | null;
+  /** A subscription's usage line: what it measured and how it was priced (docs/usage.md). */
+  usage?: UsageLineDetail | null;
 }
 
 /** Everything about a draft the merchant decides (create and update write it). */
@@ -173,6 +176,7 @@ export function lineRows(invoiceId: string, currency: string, state: DraftState,
       discount: computed.discount,
       taxable: computed.taxable,
       tax: computed.tax,
+      usage: (line.usage ?? null) as Prisma.JsonValue,
       createdAt: now,
     };
   });
@@ -271,10 +275,10 @@ const insertInvoice = sqlStatement(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15, $16, $17, $18, $19::jsonb, $20, $21)
    ), lines AS (
      INSERT INTO invoice_line_items (id, invoice_id, position, product_price_id, description, amount, currency, quantity, tax_category_id,
-                                     tax_mode, tax_rate, subtotal, discount, taxable, tax, created_at)
+                                     tax_mode, tax_rate, subtotal, discount, taxable, tax, usage, created_at)
      SELECT * FROM jsonb_to_recordset($22::jsonb) AS l(id text, "invoiceId" text, position int, "productPriceId" text,
        description text, amount int, currency text, quantity int, "taxCategoryId" text, "taxMode" text, "taxRate" numeric,
-       subtotal int, discount int, taxable int, tax int, "createdAt" timestamptz)
+       subtotal int, discount int, taxable int, tax int, usage jsonb, "createdAt" timestamptz)
    )
    INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
    VALUES ($23, $24, $25, $26, $27, $28::jsonb)`,
@@ -320,7 +324,9 @@ export async function saveDraft(tx: Db, row: InvoiceRow, state: DraftState, line
   await tx.invoice.update({ where: { id: row.id }, data: { ...draftColumns(state, amounts), updatedAt: now } });
   if (linesReplaced) {
     await tx.invoiceLineItem.deleteMany({ where: { invoiceId: row.id } });
-    await tx.invoiceLineItem.createMany({ data: lineRows(row.id, row.currency, state, amounts, now) });
+    await tx.invoiceLineItem.createMany({
+      data: lineRows(row.id, row.currency, state, amounts, now).map((line) => ({ ...line, usage: line.usage === null ? Prisma.DbNull : (line.usage as Prisma.InputJsonValue) })),
+    });
   } else {
     for (const [position, line] of row.lineItems.entries()) {
       const { subtotal, discount, taxable, tax } = amounts.lines[position]!;
@@ -340,6 +346,7 @@ export function draftStateOf(row: InvoiceRow): DraftState {
       amount: line.amount,
       quantity: line.quantity,
       tax: line.taxMode && line.taxRate ? { categoryId: line.taxCategoryId, mode: line.taxMode as TaxMode, rate: Number(line.taxRate.toString()) } : null,
+      usage: line.usage as UsageLineDetail | null,
     })),
     discounts: row.discounts as unknown as StoredDiscount[],
     collectionMethod: row.collectionMethod as CollectionMethod,
