@@ -16,6 +16,9 @@ import { discountsRequest, lineTaxRequest, metadata, MAX_QUANTITY } from '../inv
 import { BILLING_PERIOD_UNITS, billingPeriodConfig, billingType, MAX_PRICE_AMOUNT } from '../product-prices/schemas';
 import { catalogueId } from '../products/schemas';
 
+
+/** A day: invoices wait no longer than that for late usage; later events are billed as adjustments. */
+const MAX_USAGE_GRACE_MINUTES = 1440;
 export const subscriptionId = prefixedId('subscription');
 export const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
 export const cancellationReason = z.enum(CANCELLATION_REASONS);
@@ -50,6 +53,13 @@ export const settingsRequest = z
       .max(MAX_DAYS_UNTIL_DUE)
       .optional()
       .meta({ description: 'collection_method SEND_INVOICE only: each invoice is due this many days after it is issued. Default 30.' }),
+    usage_grace_minutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_USAGE_GRACE_MINUTES)
+      .optional()
+      .meta({ description: 'Extension (docs/usage.md): minutes after a period ends before its usage is invoiced, for late events. Default 60.' }),
   })
   .meta({ description: 'Settings the spec leaves open: docs/subscriptions.md, "Settings".' });
 
@@ -218,6 +228,7 @@ export const settingsObject = z.object({
   dunning_retry_schedule_days: z.array(z.number()).optional(),
   on_dunning_exhausted: z.enum(EXHAUSTION_ACTIONS),
   days_until_due: z.number().int().optional(),
+  usage_grace_minutes: z.number().int().optional(),
 });
 
 export const subscriptionObject = z

@@ -3,6 +3,7 @@ import type { CollectionMethod } from '../collection-methods';
 import type { EventName } from '../event-catalogue';
 import { requireTransition, type SubscriptionStatus } from '../subscription-status';
 import { DEFAULT_USAGE_GRACE_MINUTES } from '../usage/ingestion-window';
+import type { UsageLineDetail } from '../usage/usage-line';
 import { day, DEFAULT_DAYS_UNTIL_DUE, recurringPeriod, touch, type Line, type LineTax, type Step, type SubscriptionState } from './state';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,6 +17,8 @@ export interface PlannedLine {
   amount: number;
   quantity: number;
   tax: LineTax | null;
+  /** Usage lines only, made by the activity that measures them. */
+  usage?: UsageLineDetail;
 }
 
 /**

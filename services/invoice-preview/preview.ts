@@ -10,6 +10,7 @@ import { readBalance } from '../customer-balance/append-transaction';
 import { findInvoiceCustomer } from '../invoices/repository';
 import type { Scope } from '../scope';
 import { buildSubscriptionInvoice } from '../subscriptions/invoice-draft';
+import { usageLinesOf } from '../subscriptions/usage-lines';
 import { balanceCreditParts } from '../subscriptions/proration-balance-credit';
 import { stateOfRow } from '../subscriptions/repository';
 import type { UpdateSubscriptionInput } from '../subscriptions/requests';
@@ -74,7 +75,13 @@ export async function previewInvoices(
     state = step.state;
   }
   const cycle = nextCycle(state);
-  const nextInvoice = cycle ? preview(cycle.step.state, cycle.invoice, { start: cycle.periodStart, end: cycle.step.state.nextCycleAt }, left) : null;
+  let nextInvoice: InvoicePreview | null = null;
+  if (cycle) {
+    // Usage to date: what the meters measured of the period so far, and late events of periods billed before.
+    const usage = await usageLinesOf(db, cycle.step.state, cycle.invoice, cycle.at);
+    const planned = { ...cycle.invoice, lines: [...cycle.invoice.lines, ...usage.lines] };
+    nextInvoice = preview(cycle.step.state, planned, { start: cycle.periodStart, end: cycle.step.state.nextCycleAt }, left);
+  }
   return { subscription_id: row.id, ...(updateInvoice !== undefined ? { update_invoice: updateInvoice } : {}), next_invoice: nextInvoice };
 }
 

@@ -26,6 +26,7 @@ export interface SubscriptionSettingsRequest {
   dunning_retry_schedule_days?: number[];
   on_dunning_exhausted?: ExhaustionAction;
   days_until_due?: number;
+  usage_grace_minutes?: number;
 }
 
 export interface CreateSubscriptionInput {

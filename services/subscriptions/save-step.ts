@@ -7,6 +7,7 @@ import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../invoi
 import type { InvoiceRow } from '../invoices/invoice-object';
 import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
 import { buildSubscriptionInvoice } from './invoice-draft';
+import { recordUsageBillings, usageLinesOf } from './usage-lines';
 import { invoiceKeyPart, subscriptionInvoiceId } from './invoice-id';
 import { readRows, sqlStatement } from '../../prisma/statements';
 import { lockSubscription, writeSubscription } from './repository';
@@ -65,8 +66,8 @@ export async function saveSubscriptionStepIn(
       id = existing.id;
       invoice = existing;
     } else {
-      const customer = await findInvoiceCustomer(tx, state.customerId);
-      const built = buildSubscriptionInvoice(state, input.invoice, state.updatedAt);
+      const [customer, usage] = await Promise.all([findInvoiceCustomer(tx, state.customerId), usageLinesOf(tx, state, input.invoice, state.updatedAt)]);
+      const built = buildSubscriptionInvoice(state, { ...input.invoice, lines: [...input.invoice.lines, ...usage.lines] }, state.updatedAt);
       const { row } = await createInvoiceRecord(tx, {
         id,
         accountId: state.accountId,
@@ -78,6 +79,7 @@ export async function saveSubscriptionStepIn(
         amounts: built.amounts,
         now,
       });
+      await recordUsageBillings(tx, state.id, id, usage.billings, now);
       try {
         const finalized = await finalizeDraft(tx, row, { now, instrumentChecked: false, customer });
         invoice = { id, status: finalized.row.status };
