@@ -27,10 +27,20 @@ export function parseDecimal(value: unknown): bigint | null {
 
 /** The shortest decimal string of a scaled value: no trailing zeros, no exponent. */
 export function formatDecimal(scaled: bigint): string {
+  return formatScaled(scaled, DECIMAL_SCALE);
+}
+
+/** The shortest decimal string of a product (10^-24), exactly: how a line's unrounded amount is shown. */
+export function formatProduct(product: bigint): string {
+  return formatScaled(product, 2 * DECIMAL_SCALE);
+}
+
+function formatScaled(scaled: bigint, digits: number): string {
+  const unit = 10n ** BigInt(digits);
   const negative = scaled < 0n;
   const magnitude = negative ? -scaled : scaled;
-  const whole = magnitude / ONE;
-  const fraction = (magnitude % ONE).toString().padStart(DECIMAL_SCALE, '0').replace(/0+$/, '');
+  const whole = magnitude / unit;
+  const fraction = (magnitude % unit).toString().padStart(digits, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 

@@ -102,6 +102,11 @@ const PROVOKE: Record<string, Record<string, () => Promise<ApiResponse>>> = {
   },
   '/v2/product-prices/create': {
     PRODUCT_NOT_FOUND: () => call('/v2/product-prices/create', { product_id: randomUUID(), currency: 'EUR', amount: 4900, billing_type: 'ONE_TIME' }),
+    METER_NOT_FOUND: async () => {
+      const product = await ok('/v2/products/create', { name: 'Metered' });
+      const usage = { billing_type: 'USAGE', billing_period_config: { value: 1, unit: 'MONTH' }, usage_model: { model: 'PER_UNIT', unit_amount_decimal: '0.05' } };
+      return call('/v2/product-prices/create', { product_id: product.id, currency: 'EUR', ...usage, meter_id: 'mtr_01jdzzzzzzzzzzzzzzzzzzzzzz' });
+    },
     IDEMPOTENCY_KEY_REUSED: () =>
       reusedKey(
         '/v2/product-prices/create',
