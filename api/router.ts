@@ -5,6 +5,7 @@ import { creditNotesRouter } from './credit-notes/router';
 import { customerBalanceTransactionsRouter } from './customer-balance-transactions/router';
 import { customersRouter } from './customers/router';
 import { invoicesRouter } from './invoices/router';
+import { metersRouter } from './meters/router';
 import { monthlyStatementsRouter } from './monthly-statements/router';
 import { paymentInstrumentsRouter } from './payment-instruments/router';
 import { productPricesRouter } from './product-prices/router';
@@ -27,6 +28,7 @@ export const appRouter = router({
   products: productsRouter,
   'product-prices': productPricesRouter,
   coupons: couponsRouter,
+  meters: metersRouter,
   invoices: invoicesRouter,
   'credit-notes': creditNotesRouter,
   subscriptions: subscriptionsRouter,

@@ -642,7 +642,7 @@ export interface paths {
         put?: never;
         /**
          * Create a price of a product
-         * @description Prices are immutable: create a new one to change an amount.
+         * @description Prices are immutable: create a new one to change an amount. A USAGE price (extension, docs/usage.md) bills what a meter measured each period.
          */
         post: operations["product-prices-create"];
         delete?: never;
@@ -733,6 +733,106 @@ export interface paths {
         put?: never;
         /** List coupons, newest first */
         post: operations["coupons-list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/meters/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a meter
+         * @description Extension (docs/usage.md): what usage events of one `event_name` count toward, and how. Version 1 of its definition is in force for every timestamp: the meter measures the events accepted from now on (events accepted before it existed are not measured again). `event_name` and `aggregation` are fixed; meters/update versions the rest.
+         */
+        post: operations["meters-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/meters/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a meter
+         * @description Extension (docs/usage.md). Archived meters too.
+         */
+        post: operations["meters-get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/meters/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List meters, newest first
+         * @description Extension (docs/usage.md).
+         */
+        post: operations["meters-list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/meters/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a meter
+         * @description Extension (docs/usage.md). `name` and `metadata` change in place. `property`, `filters` and `group_by` make a new version from `effective_from`, never reaching back into time already measured; the fields left out are kept from the newest version, and sending the newest definition again makes none. An ARCHIVED meter’s definition no longer changes (422 INCOMPATIBLE_STATUS).
+         */
+        post: operations["meters-update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/meters/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a meter
+         * @description Extension (docs/usage.md). ACTIVE → ARCHIVED, for good: events accepted from now on are not measured by it; what it measured stays readable. Refused (422 METER_IN_USE) while a subscription that is not CANCELLED or EXPIRED has a line with a USAGE price of the meter. An ARCHIVED meter is answered as it is.
+         */
+        post: operations["meters-archive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1895,16 +1995,20 @@ export interface components {
             id: string;
             product_id: string;
             currency: string;
-            /** @description Minor units per unit. */
+            /** @description Minor units per unit; 0 on a USAGE price, which its usage_model prices. */
             amount: number;
             /** @enum {string} */
-            billing_type: "RECURRING" | "ONE_TIME";
+            billing_type: "RECURRING" | "ONE_TIME" | "USAGE";
             billing_period_config?: {
                 value: number;
                 /** @enum {string} */
                 unit: "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR";
             };
             tax_category_id?: string;
+            /** @description Extension, USAGE only: the meter whose quantity it prices. */
+            meter_id?: string;
+            /** @description Extension, USAGE only. */
+            usage_model?: components["schemas"]["UsageModel"];
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -1915,6 +2019,32 @@ export interface components {
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
              */
             updated_at: string;
+        };
+        UsageModel: {
+            /** @constant */
+            model: "PER_UNIT";
+            unit_amount_decimal: string;
+        } | {
+            /** @constant */
+            model: "PACKAGE";
+            package_size: number;
+            package_amount: number;
+        } | {
+            /** @constant */
+            model: "GRADUATED";
+            tiers: {
+                up_to: number | null;
+                unit_amount_decimal: string;
+                flat_amount: number;
+            }[];
+        } | {
+            /** @constant */
+            model: "VOLUME";
+            tiers: {
+                up_to: number | null;
+                unit_amount_decimal: string;
+                flat_amount: number;
+            }[];
         };
         Coupon: {
             id: string;
@@ -1935,6 +2065,63 @@ export interface components {
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
              */
             updated_at: string;
+        };
+        Meter: {
+            id: string;
+            name: string;
+            event_name: string;
+            /** @enum {string} */
+            aggregation: "COUNT" | "SUM" | "MAX" | "UNIQUE_COUNT" | "LATEST";
+            /** @description Absent for COUNT. */
+            property?: string;
+            filters: {
+                property: string;
+                /** @enum {string} */
+                operator: "IN" | "NOT_IN";
+                values: string[];
+            }[];
+            group_by: string[];
+            /** @enum {string} */
+            status: "ACTIVE" | "ARCHIVED";
+            /** @description The newest version, whose definition the fields above show; it may not be in force yet (see `versions`). */
+            version: number;
+            /** @description Every version, oldest first. */
+            versions: components["schemas"]["MeterVersion"][];
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            archived_at?: string;
+        };
+        MeterVersion: {
+            version: number;
+            /**
+             * Format: date-time
+             * @description Events timestamped from here (until the next version’s) are measured by this version. Version 1: 1970-01-01, every timestamp.
+             */
+            effective_from: string;
+            /** @description Absent for COUNT. */
+            property?: string;
+            filters: {
+                property: string;
+                /** @enum {string} */
+                operator: "IN" | "NOT_IN";
+                values: string[];
+            }[];
+            group_by: string[];
         };
         Invoice: {
             id: string;
@@ -1977,6 +2164,7 @@ export interface components {
                     mode: "EXCLUSIVE" | "INCLUSIVE";
                     rate: number;
                 };
+                usage?: components["schemas"]["InvoiceLineUsage"];
             }[];
             /** @description The live customer while DRAFT; frozen at finalization. */
             customer: {
@@ -2052,6 +2240,47 @@ export interface components {
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
              */
             updated_at: string;
+        };
+        InvoiceLineUsage: {
+            /**
+             * @description ADJUSTMENT: late events of a period an earlier invoice billed.
+             * @enum {string}
+             */
+            kind: "PERIOD" | "ADJUSTMENT";
+            meter_id: string;
+            /** @enum {string} */
+            aggregation: "COUNT" | "SUM" | "MAX" | "UNIQUE_COUNT" | "LATEST";
+            period: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+                 */
+                start_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+                 */
+                end_at: string;
+            };
+            /** @description Decimal: the whole period as measured when this invoice was issued. */
+            quantity: string;
+            tiers: {
+                tier: number;
+                /** @description Decimal: the first unit of the tier is the one after this. */
+                from: string;
+                up_to: string | null;
+                /** @description Decimal: the units this tier charged. */
+                quantity: string;
+                unit_amount_decimal: string;
+                flat_amount: number;
+                /** @description Exact, before the line is rounded half up once; minor units. */
+                amount_decimal: string;
+                packages?: number;
+            }[];
+            previously_billed?: {
+                quantity: string;
+                amount: number;
+            };
         };
         InvoicePreview: {
             /** @description The channel of the invoice’s customer. */
@@ -2136,6 +2365,7 @@ export interface components {
                     mode: "EXCLUSIVE" | "INCLUSIVE";
                     rate: number;
                 };
+                usage?: components["schemas"]["InvoiceLineUsage"];
             }[];
             /**
              * Format: date-time
@@ -2334,7 +2564,7 @@ export interface components {
             line_items: {
                 id: string;
                 /** @enum {string} */
-                billing_type: "RECURRING" | "ONE_TIME";
+                billing_type: "RECURRING" | "ONE_TIME" | "USAGE";
                 currency: string;
                 /** @description Unit amount, minor units. */
                 amount: number;
@@ -2476,6 +2706,7 @@ export interface components {
                 /** @enum {string} */
                 on_dunning_exhausted: "CANCEL" | "REMAIN_UNPAID";
                 days_until_due?: number;
+                usage_grace_minutes?: number;
             };
             /**
              * Format: date-time
@@ -2768,7 +2999,7 @@ export interface operations {
                     description?: string;
                     /** @description Channels the key is bound to. Leave out for an account-level key. */
                     channel_ids?: string[];
-                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event")[];
+                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event")[];
                 };
             };
         };
@@ -2957,7 +3188,7 @@ export interface operations {
                              * @description A permission `<resource>:<action>`; see docs/permissions.md.
                              * @enum {string}
                              */
-                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event";
+                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event";
                         };
                         created_at?: {
                             /** @constant */
@@ -7326,11 +7557,11 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                    /** @description Minor units per unit. */
-                    amount: number;
+                    /** @description Minor units per unit. Required for RECURRING and ONE_TIME; for USAGE 0 or left out (its usage_model prices it). */
+                    amount?: number;
                     /** @enum {string} */
-                    billing_type: "RECURRING" | "ONE_TIME";
-                    /** @description Required for RECURRING, refused for ONE_TIME. */
+                    billing_type: "RECURRING" | "ONE_TIME" | "USAGE";
+                    /** @description Required for RECURRING and USAGE, refused for ONE_TIME. */
                     billing_period_config?: {
                         value: number;
                         /** @enum {string} */
@@ -7338,12 +7569,72 @@ export interface operations {
                     };
                     /** @description Identifier with the prefix `taxc_`. */
                     tax_category_id?: string;
+                    /** @description Extension, USAGE only (required): an ACTIVE meter of the account, whose quantity per period the price bills. */
+                    meter_id?: string;
+                    /** @description Extension, USAGE only (required). */
+                    usage_model?: {
+                        /** @constant */
+                        model: "PER_UNIT";
+                        /**
+                         * @description Minor units per unit, a decimal string (at most 12 fractional digits): "0.05" is five hundredths of a minor unit.
+                         * @example 0.05
+                         */
+                        unit_amount_decimal: string;
+                    } | {
+                        /** @constant */
+                        model: "PACKAGE";
+                        /** @description Units per package; every package started is charged whole. */
+                        package_size: number;
+                        /** @description Minor units per package. */
+                        package_amount: number;
+                    } | {
+                        /** @constant */
+                        model: "GRADUATED";
+                        /** @description Each tier charges the units that fall inside it. */
+                        tiers: {
+                            /** @description The tier’s last unit, inclusive; greater than the previous tier’s. null on the last tier (open-ended), and only there. */
+                            up_to: number | null;
+                            /**
+                             * @description Minor units per unit, a decimal string (at most 12 fractional digits): "0.05" is five hundredths of a minor unit.
+                             * @example 0.05
+                             */
+                            unit_amount_decimal: string;
+                            /**
+                             * @description Minor units charged once when any unit falls in the tier (GRADUATED) or the total lands in it (VOLUME); 0 when left out.
+                             * @default 0
+                             */
+                            flat_amount?: number;
+                        }[];
+                    } | {
+                        /** @constant */
+                        model: "VOLUME";
+                        /** @description Every unit at the price of the tier the total lands in. */
+                        tiers: {
+                            /** @description The tier’s last unit, inclusive; greater than the previous tier’s. null on the last tier (open-ended), and only there. */
+                            up_to: number | null;
+                            /**
+                             * @description Minor units per unit, a decimal string (at most 12 fractional digits): "0.05" is five hundredths of a minor unit.
+                             * @example 0.05
+                             */
+                            unit_amount_decimal: string;
+                            /**
+                             * @description Minor units charged once when any unit falls in the tier (GRADUATED) or the total lands in it (VOLUME); 0 when left out.
+                             * @default 0
+                             */
+                            flat_amount?: number;
+                        }[];
+                    };
                 } & ({
                     /** @constant */
                     billing_type?: "RECURRING";
                 } | {
                     /** @constant */
                     billing_type?: "ONE_TIME";
+                } | {
+                    /** @constant */
+                    billing_type?: "USAGE";
+                    /** @constant */
+                    amount?: 0;
                 });
             };
         };
@@ -7406,6 +7697,7 @@ export interface operations {
              * @description The request conflicts with the current state:
              *
              *     - `PRODUCT_NOT_FOUND`: `product_id` is not a product of the account; `context.product_id`. docs/catalogue.md.
+             *     - `METER_NOT_FOUND`: `meter_id` is not an ACTIVE meter of the account; `context.meter_id`, and `context.status` when it is archived. docs/usage.md.
              *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
              */
             422: {
@@ -7415,7 +7707,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "PRODUCT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "PRODUCT_NOT_FOUND" | "METER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -7582,7 +7874,7 @@ export interface operations {
                             /** @constant */
                             operator: "EQ";
                             /** @enum {string} */
-                            value: "RECURRING" | "ONE_TIME";
+                            value: "RECURRING" | "ONE_TIME" | "USAGE";
                         };
                         created_at?: {
                             /** @constant */
@@ -8042,6 +8334,669 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "meters-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Storage (GB)",
+                 *       "event_name": "storage.snapshot",
+                 *       "aggregation": "MAX",
+                 *       "property": "gigabytes",
+                 *       "filters": [
+                 *         {
+                 *           "property": "tier",
+                 *           "operator": "IN",
+                 *           "values": [
+                 *             "standard",
+                 *             "archive"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "group_by": [
+                 *         "region"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description The `event_name` of the usage events the meter measures; several meters may measure one event name. */
+                    event_name: string;
+                    /**
+                     * @description COUNT: events. SUM: the property’s values (numbers, not negative). MAX: the largest value. UNIQUE_COUNT: distinct values. LATEST: the value of the latest event by timestamp.
+                     * @enum {string}
+                     */
+                    aggregation: "COUNT" | "SUM" | "MAX" | "UNIQUE_COUNT" | "LATEST";
+                    /** @description Required for SUM, MAX, UNIQUE_COUNT and LATEST; refused for COUNT. */
+                    property?: string;
+                    /** @description At most 10; an event counts when every filter holds. */
+                    filters?: {
+                        /** @description A dotted path into an event’s `properties`, for example `usage.bytes`. */
+                        property: string;
+                        /**
+                         * @description IN: the property’s value is one of `values`. NOT_IN: it is none of them (a missing property is none of them).
+                         * @enum {string}
+                         */
+                        operator: "IN" | "NOT_IN";
+                        /** @description Compared with the property as text: a number as JSON writes it, a boolean as `true` or `false`. */
+                        values: string[];
+                    }[];
+                    /** @description At most 5 property paths whose values split the usage (usage/summary groups by them). */
+                    group_by?: string[];
+                    /** @description Strings, numbers or booleans, answered as sent: at most 50 keys of 1 to 40 characters, strings up to 500. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                } & ({
+                    /** @constant */
+                    aggregation?: "COUNT";
+                } | {
+                    /** @enum {unknown} */
+                    aggregation?: "SUM" | "MAX" | "UNIQUE_COUNT" | "LATEST";
+                });
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "meters-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "mtr_01jdv49bq5w8c1h5m9r3t7x1j0"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `mtr_`. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "meters-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "status": {
+                 *           "operator": "EQ",
+                 *           "value": "ACTIVE"
+                 *         }
+                 *       },
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    filters?: {
+                        status?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /** @enum {string} */
+                            value: "ACTIVE" | "ARCHIVED";
+                        } | {
+                            /** @constant */
+                            operator: "IN";
+                            value: ("ACTIVE" | "ARCHIVED")[] | string;
+                        };
+                        event_name?: {
+                            /** @constant */
+                            operator: "EQ";
+                            /** @description The `event_name` of the usage events the meter measures; several meters may measure one event name. */
+                            value: string;
+                        } | {
+                            /** @constant */
+                            operator: "IN";
+                            value: string[] | string;
+                        };
+                    };
+                    /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
+                    pagination?: {
+                        page_size: number;
+                        next_page_token?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Meter"][];
+                        pagination: {
+                            page_size: number;
+                            /** @description Empty on the last page. */
+                            next_page_token: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "meters-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "mtr_01jdv49bq5w8c1h5m9r3t7x1j0",
+                 *       "group_by": [
+                 *         "region",
+                 *         "tier"
+                 *       ],
+                 *       "effective_from": "2026-12-01T00:00:00.000000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `mtr_`. */
+                    id: string;
+                    name?: string;
+                    /** @description Replaces the whole metadata object; null removes it. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    } | null;
+                    /** @description A new version. Refused for a COUNT meter. */
+                    property?: string;
+                    /** @description A new version; replaces the list (`[]`: no filters). */
+                    filters?: {
+                        /** @description A dotted path into an event’s `properties`, for example `usage.bytes`. */
+                        property: string;
+                        /**
+                         * @description IN: the property’s value is one of `values`. NOT_IN: it is none of them (a missing property is none of them).
+                         * @enum {string}
+                         */
+                        operator: "IN" | "NOT_IN";
+                        /** @description Compared with the property as text: a number as JSON writes it, a boolean as `true` or `false`. */
+                        values: string[];
+                    }[];
+                    /** @description A new version; replaces the list (`[]`: no grouping). */
+                    group_by?: string[];
+                    /**
+                     * Format: date-time
+                     * @description When a new version takes effect: events timestamped from then are measured by it. Default and earliest: now plus 5 minutes (events up to then may already be accepted, and measured once), and not before the newest version’s (422 METER_CHANGE_TOO_EARLY with `context.earliest`). Only with `property`, `filters` or `group_by`.
+                     */
+                    effective_from?: string;
+                } | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `METER_CHANGE_TOO_EARLY`: `effective_from` is earlier than now plus 5 minutes (events up to then may be accepted already) or than the newest version’s; `context.field`, `context.earliest`.
+             *     - `INCOMPATIBLE_STATUS`: A change of `property`, `filters` or `group_by` of an ARCHIVED meter; `context.status`, `context.allowed_statuses`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "METER_CHANGE_TOO_EARLY" | "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "meters-archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "mtr_01jdv49bq5w8c1h5m9r3t7x1j0"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `mtr_`. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `METER_IN_USE`: A subscription that is not CANCELLED or EXPIRED has a line with a USAGE price of the meter; `context.subscription_ids`, `context.product_price_ids` (up to 10 lines).
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "METER_IN_USE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
@@ -10485,6 +11440,8 @@ export interface operations {
                         on_dunning_exhausted?: "CANCEL" | "REMAIN_UNPAID";
                         /** @description collection_method SEND_INVOICE only: each invoice is due this many days after it is issued. Default 30. */
                         days_until_due?: number;
+                        /** @description Extension (docs/usage.md): minutes after a period ends before its usage is invoiced, for late events. Default 60. */
+                        usage_grace_minutes?: number;
                     };
                 } & (unknown & unknown);
             };

@@ -11,11 +11,12 @@ export function isDashboardRole(value: string): value is DashboardRole {
 
 /**
  * A read changes nothing: `get`, `list` and their variants (`get-version`, `list-item`,
- * `list-deliveries`), and `reports:download`, which reads a report already made.
+ * `list-deliveries`), `reports:download`, which reads a report already made, and
+ * `usage:summary`, which reads usage already measured.
  */
 export function isReadPermission(permission: Permission): boolean {
   const action = permission.slice(permission.indexOf(':') + 1);
-  return /^(get|list)(-|$)/.test(action) || permission === 'reports:download';
+  return /^(get|list)(-|$)/.test(action) || permission === 'reports:download' || permission === 'usage:summary';
 }
 
 const DEVELOPER_RESOURCES: ReadonlySet<string> = new Set(['api-keys', 'webhooks']);

@@ -3,7 +3,7 @@
  * one per v2 operation. `customers/patch` is the same operation as `customers/update` and
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
  * cards) and `payment-instruments/attach` (cards a provider holds), the routing-configs operations that create and publish versions, `invoices/refund`,
- * `invoices/preview`, the credit notes (docs/credit-notes.md), the catalogue (products, product-prices, coupons), and the webhooks delivery log
+ * `invoices/preview`, the credit notes (docs/credit-notes.md), the catalogue (products, product-prices, coupons), usage-based billing (meters, `usage-events/ingest`, `usage/summary`; docs/usage.md), and the webhooks delivery log
  * (`webhooks/list-deliveries`, `webhooks/redeliver`), `api-keys/revoke` and `webhooks/send-test-event` (issue 19's dashboard). Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
@@ -37,6 +37,13 @@ export const PERMISSIONS = [
   'coupons:create',
   'coupons:get',
   'coupons:list',
+  'meters:create',
+  'meters:get',
+  'meters:list',
+  'meters:update',
+  'meters:archive',
+  'usage-events:ingest',
+  'usage:summary',
   'subscriptions:create',
   'subscriptions:get',
   'subscriptions:list',

@@ -19,6 +19,7 @@ export const EXAMPLE_IDS = {
   report: 'rprt_01jdv44qf0j3n6r0v4z8c2f6d5',
   settlement: 'sttl_01jdv45sh3m6q9t3y7b1e5h9e6',
   legalEntity: 'le_01jdv46vk6p9s2w6a0d4h8k2f7',
+  meter: 'mtr_01jdv49bq5w8c1h5m9r3t7x1j0',
   /** Antifraud lists and items carry bare ULIDs (section 1 item 7). */
   antifraudList: '01JDV47XM9R2V5Z9C3G7K1N5G8',
   antifraudListItem: '01JDV48ZP2T5Y8B2F6J0N4Q8H9',

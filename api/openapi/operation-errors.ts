@@ -6,6 +6,7 @@ import { creditNoteErrorCodes } from '../credit-notes/error-codes';
 import { customerBalanceTransactionErrorCodes } from '../customer-balance-transactions/error-codes';
 import { customerErrorCodes } from '../customers/error-codes';
 import { invoiceErrorCodes } from '../invoices/error-codes';
+import { meterErrorCodes } from '../meters/error-codes';
 import { paymentInstrumentErrorCodes } from '../payment-instruments/error-codes';
 import { productPriceErrorCodes } from '../product-prices/error-codes';
 import { reportErrorCodes } from '../reports/error-codes';
@@ -26,6 +27,7 @@ const DECLARED: { [R in keyof Operations]?: ResourceErrorCodes<R> } = {
   'antifraud-lists': antifraudListErrorCodes,
   'product-prices': productPriceErrorCodes,
   coupons: couponErrorCodes,
+  meters: meterErrorCodes,
   invoices: invoiceErrorCodes,
   'credit-notes': creditNoteErrorCodes,
   subscriptions: subscriptionErrorCodes,

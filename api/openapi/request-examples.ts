@@ -5,6 +5,7 @@ import { creditNoteRequestExamples } from '../credit-notes/request-examples';
 import { customerBalanceTransactionRequestExamples } from '../customer-balance-transactions/request-examples';
 import { customerRequestExamples } from '../customers/request-examples';
 import { invoiceRequestExamples } from '../invoices/request-examples';
+import { meterRequestExamples } from '../meters/request-examples';
 import { monthlyStatementRequestExamples } from '../monthly-statements/request-examples';
 import { paymentInstrumentRequestExamples } from '../payment-instruments/request-examples';
 import { productPriceRequestExamples } from '../product-prices/request-examples';
@@ -26,6 +27,7 @@ const EXAMPLES: { [R in keyof Operations]: ResourceRequestExamples<R> } = {
   products: productRequestExamples,
   'product-prices': productPriceRequestExamples,
   coupons: couponRequestExamples,
+  meters: meterRequestExamples,
   invoices: invoiceRequestExamples,
   'credit-notes': creditNoteRequestExamples,
   subscriptions: subscriptionRequestExamples,

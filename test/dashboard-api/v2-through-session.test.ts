@@ -94,7 +94,9 @@ describe('role permissions on /v2', () => {
     const developerPermissions = permissionsOfRole('DEVELOPER');
     expect(developerPermissions).toEqual(expect.arrayContaining(['api-keys:create', 'api-keys:rotate', 'webhooks:redeliver', 'invoices:list', 'customers:get']));
     expect(developerPermissions).not.toEqual(expect.arrayContaining(['invoices:void']));
-    expect(permissionsOfRole('SUPPORT').every((p) => /:(get|list|download)(-|$)/.test(p))).toBe(true);
+    expect(permissionsOfRole('SUPPORT').every((p) => /:(get|list|download|summary)(-|$)/.test(p))).toBe(true);
+    expect(permissionsOfRole('SUPPORT')).toEqual(expect.arrayContaining(['meters:get', 'meters:list', 'usage:summary']));
+    expect(permissionsOfRole('SUPPORT')).not.toEqual(expect.arrayContaining(['usage-events:ingest']));
   });
 });
 
