@@ -27,9 +27,11 @@ export interface Context {
   /** Headers a procedure or middleware adds to its response. */
   responseHeaders: Record<string, string>;
   now: () => Date;
+  /** USAGE_LATE_EVENT_DAYS (api/config.ts); absent: the default of domain/usage/ingestion-window.ts. */
+  usageLateEventDays?: number;
 }
 
-export type ContextDependencies = Pick<Context, 'db' | 'temporal' | 'rateLimiter' | 'secretCache'> & { now?: () => Date };
+export type ContextDependencies = Pick<Context, 'db' | 'temporal' | 'rateLimiter' | 'secretCache' | 'usageLateEventDays'> & { now?: () => Date };
 
 export function createContext(
   deps: ContextDependencies,

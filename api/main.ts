@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const temporal = new Client({ connection, namespace });
   const metrics = new ApiMetrics(processMetrics());
   const server = buildServer(
-    { db, temporal, rateLimiter: config.rateLimiter, secretCache: config.secretCache },
+    { db, temporal, rateLimiter: config.rateLimiter, secretCache: config.secretCache, usageLateEventDays: config.usageLateEventDays },
     { bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, publicUrl: process.env.PUBLIC_URL, metrics },
   );
   const metricsListener = metricsListenerFromEnv(process.env);

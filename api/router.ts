@@ -14,6 +14,7 @@ import { reportsRouter } from './reports/router';
 import { routingConfigsRouter } from './routing-configs/router';
 import { settlementsRouter } from './settlements/router';
 import { subscriptionsRouter } from './subscriptions/router';
+import { usageEventsRouter } from './usage-events/router';
 import { router } from './trpc';
 import { webhooksRouter } from './webhooks/router';
 
@@ -36,6 +37,7 @@ export const appRouter = router({
   reports: reportsRouter,
   settlements: settlementsRouter,
   'monthly-statements': monthlyStatementsRouter,
+  'usage-events': usageEventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

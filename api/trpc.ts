@@ -17,6 +17,8 @@ export type Meta = OpenApiMeta<{
   seeOther?: boolean;
   /** Asks a payment provider while the request waits: may answer 503 PROVIDER_UNAVAILABLE (api/openapi/provider-unavailable.ts). */
   asksProvider?: boolean;
+  /** The body's array field whose items the operation judges one by one, unstorable characters included (api/http/items-judged-alone.ts). */
+  judgesItemsAlone?: string;
 }>;
 
 const t = initTRPC.context<Context>().meta<Meta>().create({ isDev: false });

@@ -7,6 +7,12 @@ import { transactionConnection } from './transaction-connections';
 export interface SqlStatement {
   readonly name: string;
   readonly text: string;
+  /**
+   * Planned for each call's values instead of prepared once: for a statement over arrays of
+   * hundreds of values, whose generic plan (which cannot know their length) joins them in nested
+   * loops. Planning costs a millisecond or two each time.
+   */
+  readonly planEachCall?: boolean;
 }
 
 const names = new Set<string>();
@@ -21,10 +27,10 @@ const names = new Set<string>();
  * Anything else (int8, numeric, timestamp without time zone, arrays) is cast to text or selected
  * as JSON: pg and Prisma parse those differently.
  */
-export function sqlStatement(name: string, text: string): SqlStatement {
+export function sqlStatement(name: string, text: string, options: { planEachCall?: boolean } = {}): SqlStatement {
   if (names.has(name)) throw new Error(`The statement ${name} is declared twice.`);
   names.add(name);
-  return { name, text };
+  return { name, text, ...options };
 }
 
 /**
@@ -59,7 +65,8 @@ export function writeRows<T>(db: Database | Prisma.TransactionClient, statement:
 async function poolRows<T>(pool: Pool, statement: SqlStatement, values: readonly unknown[]): Promise<T[]> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await pool.query({ name: statement.name, text: statement.text, values: [...values] })).rows as T[];
+      const query = statement.planEachCall ? { text: statement.text, values: [...values] } : { name: statement.name, text: statement.text, values: [...values] };
+      return (await pool.query(query)).rows as T[];
     } catch (error) {
       // A migration that changed a selected column's type while this process ran leaves the
       // statement's plan stale on every connection that prepared it. pg-pool discards a connection

@@ -17,6 +17,7 @@ import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { registerDashboardStatic } from './dashboard-static';
 import { registerHealthRoutes } from './health';
 import { refuseUnstorableCharacters } from './unstorable-characters';
+import { itemsJudgedAlone, withoutItems } from './items-judged-alone';
 import { ApiMetrics, registerMetrics } from './metrics';
 import { procedureTable } from './procedure-table';
 import { seeOtherPaths, type SeeOther } from './see-other';
@@ -96,6 +97,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   });
   const routes = procedureTable(appRouter);
   const seeOther = seeOtherPaths(appRouter);
+  const judgedAlone = itemsJudgedAlone(appRouter);
   // Built on first request: generating it costs 90–170 ms of CPU, which every start (each test
   // file's too) paid before any client had asked for it.
   let document: ReturnType<typeof openApiDocument> | undefined;
@@ -154,7 +156,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     let input: unknown;
     try {
       input = parseBody(typeof request.body === 'string' ? request.body : '');
-      refuseUnstorableCharacters(input);
+      refuseUnstorableCharacters(withoutItems(input, judgedAlone.get(path)));
       const result = await callProcedure(dotted, ctx, input);
       if (seeOther.has(path)) {
         return reply.headers(ctx.responseHeaders).code(303).header('location', (result as SeeOther).location).send(result);

@@ -14,6 +14,7 @@ import { reportRequestExamples } from '../reports/request-examples';
 import { routingConfigRequestExamples } from '../routing-configs/request-examples';
 import { settlementRequestExamples } from '../settlements/request-examples';
 import { subscriptionRequestExamples } from '../subscriptions/request-examples';
+import { usageEventRequestExamples } from '../usage-events/request-examples';
 import { webhookRequestExamples } from '../webhooks/request-examples';
 import type { Operations, ResourceRequestExamples } from './operation-types';
 
@@ -35,6 +36,7 @@ const EXAMPLES: { [R in keyof Operations]: ResourceRequestExamples<R> } = {
   reports: reportRequestExamples,
   settlements: settlementRequestExamples,
   'monthly-statements': monthlyStatementRequestExamples,
+  'usage-events': usageEventRequestExamples,
 };
 
 /** The request example of the operation routed as `resources.action` (api/http/procedure-table.ts). */

@@ -62,6 +62,12 @@ export async function activeMetersOf(db: Queryable, accountId: string, eventName
   return group(rows);
 }
 
+/** Every ACTIVE meter of the account with its versions in order: what ingestion's meter cache holds (services/usage/meter-cache.ts). */
+export async function allActiveMetersOf(db: Queryable, accountId: string): Promise<MeterWithVersions[]> {
+  const rows = await db.$queryRawUnsafe<VersionRow[]>(`${SELECT_VERSIONS} WHERE m.account_id = $1 AND m.status = 'ACTIVE' ORDER BY m.id, v.version`, accountId);
+  return group(rows);
+}
+
 /** One meter of the account with its versions (archived or not), or null. */
 export async function meterWithVersions(db: Queryable, accountId: string, meterId: string): Promise<MeterWithVersions | null> {
   const rows = await db.$queryRawUnsafe<VersionRow[]>(`${SELECT_VERSIONS} WHERE m.account_id = $1 AND m.id = $2 ORDER BY v.version`, accountId, meterId);

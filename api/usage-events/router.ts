@@ -1,0 +1,4 @@
+import { router } from '../trpc';
+import { ingestUsageEvents } from './ingest';
+
+export const usageEventsRouter = router({ ingest: ingestUsageEvents });
