@@ -21,7 +21,8 @@ export interface FinalizationReason {
     | 'CUSTOMER_ADDRESS_COUNTRY_REQUIRED'
     | 'PAYMENT_INSTRUMENT_REQUIRED'
     | 'PAYMENT_INSTRUMENT_NOT_ACTIVE'
-    | 'DUE_AT_IN_THE_PAST';
+    | 'DUE_AT_IN_THE_PAST'
+    | 'USAGE_CHARGE_TOO_LARGE';
   message: string;
 }
 

@@ -32,7 +32,7 @@ const readSql = (where: string, extraColumns = '') => `
                      'id', l.id, 'invoiceId', l.invoice_id, 'position', l.position, 'productPriceId', l.product_price_id,
                      'description', l.description, 'amount', l.amount, 'currency', l.currency, 'quantity', l.quantity,
                      'taxCategoryId', l.tax_category_id, 'taxMode', l.tax_mode, 'taxRate', l.tax_rate::text, 'subtotal', l.subtotal,
-                     'discount', l.discount, 'taxable', l.taxable, 'tax', l.tax, 'createdAt', l.created_at) ORDER BY l.position)
+                     'discount', l.discount, 'taxable', l.taxable, 'tax', l.tax, 'usage', l.usage, 'createdAt', l.created_at) ORDER BY l.position)
                    FROM invoice_line_items l WHERE l.invoice_id = i.id), '[]'::json) AS "lineItems",
          CASE WHEN i.customer_snapshot IS NULL THEN (
            SELECT json_build_object('id', c.id, 'channelId', c.channel_id, 'firstName', c.first_name, 'lastName', c.last_name,

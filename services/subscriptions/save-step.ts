@@ -6,6 +6,7 @@ import type { Database, Prisma } from '../../prisma/client';
 import { finalizationFailed, FinalizationRefused, finalizeDraft } from '../invoices/finalize';
 import type { InvoiceRow } from '../invoices/invoice-object';
 import { createInvoiceRecord, findInvoiceCustomer } from '../invoices/repository';
+import { UsageChargeTooLarge } from '../../domain/usage/pricing';
 import { buildSubscriptionInvoice } from './invoice-draft';
 import { recordUsageBillings, usageLinesOf } from './usage-lines';
 import { invoiceKeyPart, subscriptionInvoiceId } from './invoice-id';
@@ -66,7 +67,15 @@ export async function saveSubscriptionStepIn(
       id = existing.id;
       invoice = existing;
     } else {
-      const [customer, usage] = await Promise.all([findInvoiceCustomer(tx, state.customerId), usageLinesOf(tx, state, input.invoice, state.updatedAt)]);
+      const [customer, usage] = await Promise.all([
+        findInvoiceCustomer(tx, state.customerId),
+        // A usage line too large for an invoice is a refusal the merchant must resolve, as a
+        // finalization refusal is: the workflow tries the cycle again daily instead of retrying at once.
+        usageLinesOf(tx, state, input.invoice, state.updatedAt).catch((error: unknown) => {
+          if (error instanceof UsageChargeTooLarge) throw finalizationFailed(id, [{ code: 'USAGE_CHARGE_TOO_LARGE', message: error.message }]);
+          throw error;
+        }),
+      ]);
       const built = buildSubscriptionInvoice(state, { ...input.invoice, lines: [...input.invoice.lines, ...usage.lines] }, state.updatedAt);
       const { row } = await createInvoiceRecord(tx, {
         id,
