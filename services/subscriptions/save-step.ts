@@ -67,15 +67,13 @@ export async function saveSubscriptionStepIn(
       id = existing.id;
       invoice = existing;
     } else {
-      const [customer, usage] = await Promise.all([
-        findInvoiceCustomer(tx, state.customerId),
-        // A usage line too large for an invoice is a refusal the merchant must resolve, as a
-        // finalization refusal is: the workflow tries the cycle again daily instead of retrying at once.
-        usageLinesOf(tx, state, input.invoice, state.updatedAt).catch((error: unknown) => {
-          if (error instanceof UsageChargeTooLarge) throw finalizationFailed(id, [{ code: 'USAGE_CHARGE_TOO_LARGE', message: error.message }]);
-          throw error;
-        }),
-      ]);
+      const customer = await findInvoiceCustomer(tx, state.customerId);
+      // A usage line too large for an invoice is a refusal the merchant must resolve, as a
+      // finalization refusal is: the workflow tries the cycle again daily instead of retrying at once.
+      const usage = await usageLinesOf(tx, state, input.invoice, state.updatedAt).catch((error: unknown) => {
+        if (error instanceof UsageChargeTooLarge) throw finalizationFailed(id, [{ code: 'USAGE_CHARGE_TOO_LARGE', message: error.message }]);
+        throw error;
+      });
       const built = buildSubscriptionInvoice(state, { ...input.invoice, lines: [...input.invoice.lines, ...usage.lines] }, state.updatedAt);
       const { row } = await createInvoiceRecord(tx, {
         id,

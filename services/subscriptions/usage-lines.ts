@@ -49,17 +49,16 @@ export async function usageLinesOf(db: Db, state: SubscriptionState, planned: Pl
   const usagePriceIds = state.lineItems.filter((line) => line.billingType === 'USAGE').map((line) => line.productPriceId);
   if (planned.kind !== 'cycle' || (usagePriceIds.length === 0 && !planned.usage?.length)) return { lines: [], billings: [] };
   const since = new Date(issuedAt - (lateEventDays() + 1) * DAY_MS);
-  const [prices, billed] = await Promise.all([
-    db.productPrice.findMany({
+  // One after the other: a transaction's connection runs one query at a time.
+  const prices = await db.productPrice.findMany({
       where: { accountId: state.accountId, id: { in: [...new Set([...usagePriceIds, ...(planned.usage ?? []).map((usage) => usage.productPriceId)])] } },
       select: { id: true, meterId: true, usageModel: true, product: { select: { name: true } } },
-    }),
-    db.usageBilling.findMany({
-      where: { subscriptionId: state.id, periodEnd: { gt: since } },
-      select: { productPriceId: true, periodStart: true, periodEnd: true, quantity: true, amount: true },
-      orderBy: [{ periodStart: 'asc' }, { productPriceId: 'asc' }],
-    }),
-  ]);
+  });
+  const billed = await db.usageBilling.findMany({
+    where: { subscriptionId: state.id, periodEnd: { gt: since } },
+    select: { productPriceId: true, periodStart: true, periodEnd: true, quantity: true, amount: true },
+    orderBy: [{ periodStart: 'asc' }, { productPriceId: 'asc' }],
+  });
   const priceById = new Map<string, UsagePrice>(
     prices.flatMap((price) =>
       price.meterId && price.usageModel ? [[price.id, { id: price.id, meterId: price.meterId, usageModel: price.usageModel as unknown as UsageModel, productName: price.product.name }]] : [],
