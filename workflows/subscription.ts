@@ -387,13 +387,26 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       showDetails(`Waiting until ${new Date(due.at).toISOString()} to invoice the usage up to the end`);
       await sleep(wait);
     }
-    await exclusive(async () => {
-      const final = finalUsage(state, Date.now());
-      if (final) await persist(final.step, final.invoice);
-    });
-    const issued = toCollect.shift();
-    // Its collection outlives this run, as every invoice's does.
-    if (issued) await collect(issued);
+    for (;;) {
+      const issued = await exclusive(async () => {
+        const final = finalUsage(state, Date.now());
+        if (!final) return true;
+        try {
+          await persist(final.step, final.invoice);
+          return true;
+        } catch (error) {
+          // Refused as a cycle can be (a taxed line without the customer's country, a usage line
+          // too large): the merchant can fix it, and it is tried daily, as cycles are.
+          if (!isFinalizationRefusal(error)) throw error;
+          log.warn('Final usage invoice could not be finalized; trying again later', { subscriptionId: state.id, error: String(error) });
+          return false;
+        }
+      });
+      if (issued) break;
+      await sleep(BILLING_RETRY_MS);
+    }
+    // Their collections outlive this run, as every invoice's does.
+    for (let issued = toCollect.shift(); issued; issued = toCollect.shift()) await collect(issued);
   }
 
   let cycles = 0;

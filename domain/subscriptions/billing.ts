@@ -143,7 +143,8 @@ export function finalUsage(state: SubscriptionState, now: number): { at: number;
   return {
     at: end + usageGraceMs(state),
     step: { state: touch(state, now, { lineItems }), events: [] },
-    invoice: { kind: 'cycle', key: 'usage/final', billingReason: 'SUBSCRIPTION_CYCLE', lines: [], usage },
+    // Keyed by the end: a subscription restored and ended again has a final invoice per end.
+    invoice: { kind: 'cycle', key: `usage/final/${end}`, billingReason: 'SUBSCRIPTION_CYCLE', lines: [], usage },
   };
 }
 

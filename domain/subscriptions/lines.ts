@@ -27,6 +27,18 @@ export function requireOneBillingPeriod(
     throw new SubscriptionRefused('RECURRING_LINE_ITEM_REQUIRED', 'A subscription needs at least one RECURRING or USAGE line item.', field ? { field: field.lines } : {});
   }
   const period = established ?? recurring[0]!.billingPeriod!;
+  const usagePrices = new Set<string>();
+  for (const [index, line] of lines.entries()) {
+    if (line.billingType !== 'USAGE') continue;
+    // Two lines of one usage price would each bill everything its meter measured.
+    if (usagePrices.has(line.productPriceId)) {
+      throw new SubscriptionRefused('DUPLICATE_USAGE_PRICE', `Usage price ${line.productPriceId} is on the subscription once at most: each line would bill all of its meter's usage.`, {
+        ...(field ? { field: field.price(index) } : {}),
+        product_price_id: line.productPriceId,
+      });
+    }
+    usagePrices.add(line.productPriceId);
+  }
   for (const [index, line] of lines.entries()) {
     if (isPeriodic(line.billingType) && !samePeriod(line.billingPeriod!, period)) {
       throw new SubscriptionRefused(

@@ -45,7 +45,7 @@ function refuseUsageLineChanges(state: SubscriptionState, changes: SubscriptionC
   }
   for (const [index, change] of (changes.updateLines ?? []).entries()) {
     if (usage.has(change.id) && (change.price !== undefined || change.quantity !== undefined)) {
-      refuseUnknownLine('USAGE_LINE_ITEM_LOCKED', `Line item ${change.id} bills usage: its price and quantity do not change; add a new line instead.`, {
+      refuseUnknownLine('USAGE_LINE_ITEM_LOCKED', `Line item ${change.id} bills usage: its price and quantity do not change while the subscription lasts.`, {
         field: `line_items.update[${index}]`,
         id: change.id,
       });
@@ -85,7 +85,7 @@ function changedLines(state: SubscriptionState, changes: SubscriptionChanges, no
     (line): Line => ({
       ...line,
       // A usage line added inside a period measures from now: the period's invoice bills [now, end).
-      startedAt: line.billingType === 'USAGE' && periodOfNew.end !== null && periodOfNew.start <= now ? now : null,
+      startedAt: line.billingType === 'USAGE' && state.status === 'ACTIVE' && periodOfNew.end !== null && periodOfNew.start <= now ? now : null,
       periodStartAt: line.billingType === 'RECURRING' ? periodOfNew.start : now,
       periodEndAt: isPeriodic(line.billingType) ? periodOfNew.end : null,
       billedAt: null,

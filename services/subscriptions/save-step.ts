@@ -74,7 +74,7 @@ export async function saveSubscriptionStepIn(
         if (error instanceof UsageChargeTooLarge) throw finalizationFailed(id, [{ code: 'USAGE_CHARGE_TOO_LARGE', message: error.message }]);
         throw error;
       });
-      const built = buildSubscriptionInvoice(state, { ...input.invoice, lines: [...input.invoice.lines, ...usage.lines] }, state.updatedAt);
+      const built = usageInvoice(id, () => buildSubscriptionInvoice(state, { ...input.invoice!, lines: [...input.invoice!.lines, ...usage.lines] }, state.updatedAt), usage.lines.length > 0);
       const { row } = await createInvoiceRecord(tx, {
         id,
         accountId: state.accountId,
@@ -100,6 +100,21 @@ export async function saveSubscriptionStepIn(
   }
   const row = await writeSubscription(tx, stored, written, input.events);
   return { subscription: serializeSubscription(row), ...(invoice ? { invoice } : {}), ...(issued ? { issued } : {}), row };
+}
+
+/**
+ * Usage can make an invoice larger than any invoice may be: refused as a finalization is, so the
+ * workflow tries the cycle again daily rather than failing for good on a validation error.
+ */
+function usageInvoice<T>(invoiceId: string, build: () => T, billsUsage: boolean): T {
+  try {
+    return build();
+  } catch (error) {
+    if (billsUsage && error instanceof ApiError && error.code === 'VALIDATION') {
+      throw finalizationFailed(invoiceId, [{ code: 'USAGE_CHARGE_TOO_LARGE', message: error.message }]);
+    }
+    throw error;
+  }
 }
 
 /** One indexed read (invoices by subscription): a subscription has one invoice per key. */

@@ -31,10 +31,12 @@ interface Billed {
 export interface UsageLines {
   lines: PlannedLine[];
   /** usage_billings rows to write with the invoice (none for a preview). */
-  billings: { productPriceId: string; periodStart: Date; periodEnd: Date; quantity: string; amount: bigint }[];
+  billings: { productPriceId: string; periodStart: Date; periodEnd: Date; quantity: string; amount: bigint; unchanged?: boolean }[];
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The late window's longest (USAGE_LATE_EVENT_DAYS is at most 400) plus the longest period: older periods are never read. */
+const MAX_REMEASURE_DAYS = 400 + 366;
 
 /**
  * The usage lines of a subscription invoice (docs/usage.md, "Invoices"), measured now: one line
@@ -48,17 +50,22 @@ export async function usageLinesOf(db: Db, state: SubscriptionState, planned: Pl
   // Usage rides on cycle invoices only: a trial's or a proration's bills what it says.
   const usagePriceIds = state.lineItems.filter((line) => line.billingType === 'USAGE').map((line) => line.productPriceId);
   if (planned.kind !== 'cycle' || (usagePriceIds.length === 0 && !planned.usage?.length)) return { lines: [], billings: [] };
-  const since = new Date(issuedAt - (lateEventDays() + 1) * DAY_MS);
+  const lateMs = lateEventDays() * DAY_MS;
   // One after the other: a transaction's connection runs one query at a time.
   const prices = await db.productPrice.findMany({
       where: { accountId: state.accountId, id: { in: [...new Set([...usagePriceIds, ...(planned.usage ?? []).map((usage) => usage.productPriceId)])] } },
       select: { id: true, meterId: true, usageModel: true, product: { select: { name: true } } },
   });
-  const billed = await db.usageBilling.findMany({
-    where: { subscriptionId: state.id, periodEnd: { gt: since } },
-    select: { productPriceId: true, periodStart: true, periodEnd: true, quantity: true, amount: true },
-    orderBy: [{ periodStart: 'asc' }, { productPriceId: 'asc' }],
-  });
+  // A billed period can still change while events stamped inside it can be accepted: until the
+  // late window after its end has passed since it was last measured (updated_at). Every period
+  // measured here is stamped again, so each is measured until nothing can reach it any more.
+  const billed = (
+    await db.usageBilling.findMany({
+      where: { subscriptionId: state.id, periodEnd: { gt: new Date(issuedAt - MAX_REMEASURE_DAYS * DAY_MS) } },
+      select: { productPriceId: true, periodStart: true, periodEnd: true, quantity: true, amount: true, updatedAt: true },
+      orderBy: [{ periodStart: 'asc' }, { productPriceId: 'asc' }],
+    })
+  ).filter((row) => row.periodEnd.getTime() > row.updatedAt.getTime() - lateMs);
   const priceById = new Map<string, UsagePrice>(
     prices.flatMap((price) =>
       price.meterId && price.usageModel ? [[price.id, { id: price.id, meterId: price.meterId, usageModel: price.usageModel as unknown as UsageModel, productName: price.product.name }]] : [],
@@ -92,7 +99,10 @@ export async function usageLinesOf(db: Db, state: SubscriptionState, planned: Pl
     if (!price) continue;
     const { meter, quantity, charge } = await measure(price, before.periodStart.getTime(), before.periodEnd.getTime());
     const billedQuantity = parseDecimal(before.quantity.toFixed(12))!;
-    if (quantity === billedQuantity) continue;
+    if (quantity === billedQuantity) {
+      billings.push({ productPriceId: price.id, periodStart: before.periodStart, periodEnd: before.periodEnd, quantity: formatDecimal(quantity), amount: before.amount, unchanged: true });
+      continue;
+    }
     const difference = BigInt(charge.amount) - before.amount;
     const period = { start_at: formatDateTime(before.periodStart), end_at: formatDateTime(before.periodEnd) };
     const usage: UsageLineDetail = {
@@ -147,6 +157,11 @@ export async function usageLinesOf(db: Db, state: SubscriptionState, planned: Pl
 export async function recordUsageBillings(db: Db, subscriptionId: string, invoiceId: string, billings: UsageLines['billings'], now: Date): Promise<void> {
   for (const billing of billings) {
     const key = { subscriptionId_productPriceId_periodStart: { subscriptionId, productPriceId: billing.productPriceId, periodStart: billing.periodStart } };
+    if (billing.unchanged) {
+      // Measured again and found the same: only the time it was measured moves on.
+      await db.usageBilling.update({ where: key, data: { updatedAt: now } });
+      continue;
+    }
     const values = { periodEnd: billing.periodEnd, quantity: billing.quantity, amount: billing.amount, invoiceId, updatedAt: now };
     await db.usageBilling.upsert({ where: key, create: { subscriptionId, productPriceId: billing.productPriceId, periodStart: billing.periodStart, ...values }, update: values });
   }
