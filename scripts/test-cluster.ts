@@ -14,6 +14,7 @@ import { startS3Server, type S3Server } from './s3/versitygw';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ApiClient } from './cluster/api-client';
 import { StripeRoute, type StripeCounts } from './cluster/stripe-route';
+import { UsageRoute, type UsageCounts } from './cluster/usage-route';
 import { applyPendingMigrations } from './db/migrations';
 import { freePort } from './net/free-port';
 import { createAccount, createChannel, createOperatorApiKey } from './operator/accounts';
@@ -30,8 +31,10 @@ import type { ClusterSummary } from './ci/cluster-summary';
  * PostgreSQL restarted. A second account charges through Stripe (localstripe) at the same time,
  * and both kills land while Stripe has charged for the killed process and it has not yet heard
  * (scripts/cluster/stripe-route.ts). Afterwards it counts, from the database, Temporal, the
- * receiver and localstripe's own records, what must be zero, prints the counts last and exits 1
- * on any violation.
+ * receiver and localstripe's own records, what must be zero. Then the usage phase: clients
+ * ingesting usage events through the APIs, each batch sent again until answered, while APIs and
+ * PostgreSQL are killed with SIGKILL at random moments (scripts/cluster/usage-route.ts), and its
+ * counts from the database. It prints the counts last and exits 1 on any violation.
  */
 const ROOT = resolve(__dirname, '..');
 const NAMESPACE = 'billing-cluster';
@@ -47,6 +50,10 @@ const STRIPE_SUBSCRIPTIONS = Number(process.env.CLUSTER_STRIPE_SUBSCRIPTIONS ?? 
  */
 const PAYMENT_SWEEP_INTERVAL_MINUTES = '1';
 const SETTLE_TIMEOUT_MS = 180_000;
+const USAGE_LOOPS = Number(process.env.CLUSTER_USAGE_LOOPS ?? 4);
+/** The usage phase's kills, in a random order, each after a random pause of ingestion. */
+const USAGE_FAULTS = ['api', 'api', 'postgres', 'postgres'] as const;
+const USAGE_PAUSE_MS = { min: 2_000, max: 8_000 };
 
 const log = (message: string) => console.log(`[cluster ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
@@ -84,6 +91,7 @@ async function main(): Promise<void> {
   const stats = { cycles: 0, refunds: 0, retried: 0 };
   let counts: Counts;
   let stripeCounts: StripeCounts;
+  let usageCounts: UsageCounts;
 
   try {
     postgres = await startEmbeddedPostgres(pgOptions);
@@ -248,6 +256,37 @@ async function main(): Promise<void> {
     }
     counts = await settleAndCount({ db, receiver, temporal, accountId: account.id, stripeAccountId: stripe.accountId, endpointCreatedAt: new Date(endpoint.created_at) });
     stripeCounts = await stripe.settleAndCount();
+
+    // The usage phase, after the counts above: its kill -9 of PostgreSQL takes the Temporal
+    // server's and the workers' connections too.
+    const usage = await UsageRoute.start({ db, ports: livePorts, loops: USAGE_LOOPS, log });
+    let usageDone = false;
+    const usageTraffic = usage.traffic(() => usageDone);
+    for (const fault of [...USAGE_FAULTS].sort(() => Math.random() - 0.5)) {
+      await delay(USAGE_PAUSE_MS.min + Math.random() * (USAGE_PAUSE_MS.max - USAGE_PAUSE_MS.min));
+      if (fault === 'api') {
+        const live = apis.filter((api) => livePorts().includes(api.port));
+        const victim = live[Math.floor(Math.random() * live.length)]!;
+        await usage.ingesting(victim.port);
+        victim.child.kill('SIGKILL');
+        log(`usage phase: kill -9 API on ${victim.port} mid-batch`);
+        const replacement = await startApi();
+        apis.push(replacement);
+        await waitReady(`http://127.0.0.1:${replacement.port}/health/ready`, replacement.child);
+        log(`usage phase: replacement API on ${replacement.port} ready`);
+      } else {
+        await usage.ingesting();
+        await postgres!.crash();
+        log('usage phase: kill -9 PostgreSQL (the server and its backends) mid-batch');
+        postgres = await startEmbeddedPostgres(pgOptions);
+        log('usage phase: PostgreSQL back after crash recovery');
+      }
+    }
+    await delay(USAGE_PAUSE_MS.max);
+    usageDone = true;
+    await usageTraffic;
+    usageCounts = await usage.count();
+    log(`usage phase done: ${usageCounts.traffic}`);
     await db.$disconnect();
   } finally {
     await cleanUp();
@@ -255,17 +294,18 @@ async function main(): Promise<void> {
 
   // Last, after the processes' own shutdown output.
   const seconds = Math.round((Date.now() - started) / 1000);
-  const mustBeZero = { ...counts.mustBeZero, ...stripeCounts.mustBeZero };
+  const mustBeZero = { ...counts.mustBeZero, ...stripeCounts.mustBeZero, ...usageCounts.mustBeZero };
   const violations = Object.entries(mustBeZero).filter(([, value]) => value !== 0);
   console.log('');
-  console.log(`test:cluster — 2 APIs (+1 replacement), 2 workers (+1 replacement), Temporal server on PostgreSQL, ${seconds} s`);
+  console.log(`test:cluster — 2 APIs (+3 replacements), 2 workers (+1 replacement), Temporal server on PostgreSQL, ${seconds} s`);
   console.log(`  traffic: ${stats.cycles} invoices paid, ${stats.refunds} refunds, ${counts.renewals} subscription renewals, ${counts.events} events committed, ${counts.received} received, ${stats.retried} requests retried`);
   console.log(`  Stripe route: ${stripeCounts.traffic}`);
+  console.log(`  usage ingestion (2 APIs and PostgreSQL killed with -9): ${usageCounts.traffic}`);
   for (const [name, value] of Object.entries(mustBeZero)) console.log(`  ${name}: ${value}`);
   console.log(violations.length === 0 ? 'test:cluster PASSED' : `test:cluster FAILED: ${violations.map(([name]) => name).join(', ')}`);
   process.exitCode = violations.length === 0 ? 0 : 1;
   // For the recap at the very end of CI (scripts/ci/recap.ts).
-  const summary: ClusterSummary = { passed: violations.length === 0, seconds, stripeTraffic: stripeCounts.traffic, mustBeZero };
+  const summary: ClusterSummary = { passed: violations.length === 0, seconds, stripeTraffic: stripeCounts.traffic, usageTraffic: usageCounts.traffic, mustBeZero };
   await mkdir(join(ROOT, 'test-artifacts', 'cluster'), { recursive: true });
   await writeFile(join(ROOT, 'test-artifacts', 'cluster', 'summary.json'), JSON.stringify(summary, null, 2));
 }

@@ -4,5 +4,7 @@ export interface ClusterSummary {
   seconds: number;
   /** The Stripe phase's traffic, as the run prints it. */
   stripeTraffic: string;
+  /** The usage phase's traffic, as the run prints it. */
+  usageTraffic: string;
   mustBeZero: Record<string, number>;
 }

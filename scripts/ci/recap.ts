@@ -50,8 +50,9 @@ async function main(): Promise<void> {
     console.log('schemathesis: no results (not run: it runs only in a full `npm test`)');
   }
   if (cluster) {
-    // The fault counts of the cluster run (Stripe's among them), each of which must be 0.
+    // The fault counts of the cluster run (Stripe's and usage ingestion's among them), each of which must be 0.
     console.log(`test:cluster: ${cluster.passed ? 'PASSED' : 'FAILED'} in ${cluster.seconds} s; Stripe route: ${cluster.stripeTraffic}`);
+    console.log(`  usage ingestion: ${cluster.usageTraffic}`);
     for (const [name, value] of Object.entries(cluster.mustBeZero)) console.log(`  ${name}: ${value}`);
   } else {
     console.log('test:cluster: no results (not run: `.ci/run` runs it after `npm test`)');

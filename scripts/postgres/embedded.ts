@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { reachableBinaries, reachableDataDir } from './reachable-paths';
 import { serverAccount, type ServerAccount } from './server-account';
+import { childrenOf, hasExited } from './server-processes';
 
 export interface EmbeddedPostgresHandle {
   /** Superuser URL of the `postgres` database; swap the path for another database. */
@@ -15,6 +17,12 @@ export interface EmbeddedPostgresHandle {
   /** Set when the data live outside the data directory asked for: why, for the start output. */
   relocation?: string;
   stop(): Promise<void>;
+  /**
+   * kill -9 of the server and of every process it started, at once, as a crash of the machine
+   * would stop it (what the kernel has written survives, as it does then): the next start on the
+   * same data directory recovers from the WAL.
+   */
+  crash(): Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
@@ -103,6 +111,23 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
       await exited;
       if (!options.persistent) await rm(movedTo ?? dataDir, { recursive: true, force: true });
+    },
+    crash: async () => {
+      process.removeListener('exit', stopOnExit);
+      // Stopped first, the server starts no backend between the listing and the kill. Killed
+      // alone, it would leave its backends running, attached to shared memory a new server
+      // refuses to share with them.
+      server.kill('SIGSTOP');
+      const processes = [server.pid!, ...childrenOf(server.pid!)];
+      for (const pid of processes) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // A backend that ended on its own meanwhile.
+        }
+      }
+      await exited;
+      while (!processes.every(hasExited)) await delay(20);
     },
   };
 }
