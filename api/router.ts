@@ -16,6 +16,7 @@ import { settlementsRouter } from './settlements/router';
 import { subscriptionsRouter } from './subscriptions/router';
 import { usageEventsRouter } from './usage-events/router';
 import { router } from './trpc';
+import { usageRouter } from './usage/router';
 import { webhooksRouter } from './webhooks/router';
 
 /** One router per resource group, keyed by the path segment of section 4.1. */
@@ -37,6 +38,7 @@ export const appRouter = router({
   reports: reportsRouter,
   settlements: settlementsRouter,
   'monthly-statements': monthlyStatementsRouter,
+  usage: usageRouter,
   'usage-events': usageEventsRouter,
 });
 

@@ -1599,6 +1599,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Summarize a customer’s usage
+         * @description Extension (docs/usage.md, "Reading usage"): a customer’s usage per meter in hour, day or billing-period buckets, read from roll-ups. A customer outside the key’s channels is 404.
+         */
+        post: operations["usage-summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/usage-events/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest usage events
+         * @description Extension (docs/usage.md, "Ingestion"): 1 to 1000 events, each ACCEPTED, DUPLICATE or REJECTED on its own, in the order sent. An accepted event is measured by every ACTIVE meter of its `event_name` (the version in force at its timestamp) and shows in usage/summary at once. Idempotent by `event_id` for at least 400 days; an `Idempotency-Key` also replays the first answer.
+         */
+        post: operations["usage-events-ingest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2949,6 +2989,68 @@ export interface components {
                 /** @description Only when SUCCEEDED: a signed link valid for 15 minutes. */
                 download_url?: string;
             }[];
+        };
+        UsageSummary: {
+            customer_id: string;
+            /** @enum {string} */
+            window: "HOUR" | "DAY" | "PERIOD";
+            meters: components["schemas"]["MeterUsage"][];
+        };
+        MeterUsage: {
+            meter_id: string;
+            /** @enum {string} */
+            aggregation: "COUNT" | "SUM" | "MAX" | "UNIQUE_COUNT" | "LATEST";
+            /** @description Oldest first, every bucket of the window, empty ones too. */
+            buckets: components["schemas"]["UsageBucket"][];
+        };
+        UsageBucket: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description Exclusive.
+             */
+            end: string;
+            /** @description Decimal string, exact: the meter’s aggregation over the events timestamped in [start, end). */
+            quantity: string;
+            /** @description With `group_by` only: the groups with usage in the bucket. */
+            groups?: components["schemas"]["UsageGroup"][];
+        };
+        UsageGroup: {
+            /** @description Each group-by path with the value the events had (null: none, or not a string, number or boolean). */
+            group: {
+                [key: string]: string | null;
+            };
+            /** @description Decimal string, exact: the group’s quantity in the bucket. */
+            quantity: string;
+        };
+        UsageEventIngestion: {
+            /** @description One per event, in the order sent. */
+            results: components["schemas"]["UsageEventResult"][];
+            accepted: number;
+            duplicates: number;
+            rejected: number;
+        };
+        UsageEventResult: {
+            /** @description The event’s `event_id`; absent when it had none that is well-formed. */
+            event_id?: string;
+            /**
+             * @description ACCEPTED: stored and measured now. DUPLICATE: an event with this `event_id` was accepted before (by any request, kept at least 400 days) or earlier in this batch; it is not counted again. REJECTED: not stored; `reason` says why.
+             * @enum {string}
+             */
+            status: "ACCEPTED" | "DUPLICATE" | "REJECTED";
+            /**
+             * @description Why it was REJECTED, or DUPLICATE_IN_BATCH (docs/usage.md, "Ingestion").
+             * @enum {string}
+             */
+            reason?: "INVALID_EVENT" | "DUPLICATE_IN_BATCH" | "CUSTOMER_NOT_FOUND" | "NO_METER" | "TIMESTAMP_TOO_FAR_IN_FUTURE" | "TIMESTAMP_TOO_OLD" | "PROPERTY_MISSING" | "PROPERTY_NOT_NUMERIC" | "PROPERTY_NOT_SCALAR" | "NEGATIVE_VALUE";
+            /** @description With the reason: INVALID_EVENT `field`, `message`; DUPLICATE_IN_BATCH `event_id`, `first_index`; CUSTOMER_NOT_FOUND `customer_id`; NO_METER `event_name`; TIMESTAMP_TOO_FAR_IN_FUTURE `timestamp`, `latest_accepted`; TIMESTAMP_TOO_OLD `timestamp`, `earliest_accepted`, `late_event_days`; PROPERTY_* and NEGATIVE_VALUE `meter_id`, `property`. */
+            context?: {
+                [key: string]: unknown;
+            };
         };
         Error: {
             /** @description VALIDATION, UNAUTHENTICATED, PERMISSION_DENIED, NOT_FOUND, RATE_LIMIT, INTERNAL or an operation-specific 422 code. */
@@ -14409,6 +14511,295 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "usage-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "meter_id": "mtr_01jdv49bq5w8c1h5m9r3t7x1j0",
+                 *       "window": "DAY",
+                 *       "from": "2026-11-01T00:00:00.000000Z",
+                 *       "to": "2026-11-08T00:00:00.000000Z",
+                 *       "group_by": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `cust_`. */
+                    customer_id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description Left out: every ACTIVE meter of the account. */
+                    meter_id?: string;
+                    /**
+                     * @description HOUR and DAY: whole UTC hours or days. PERIOD: the billing periods of `subscription_id` from its first to the current one.
+                     * @enum {string}
+                     */
+                    window: "HOUR" | "DAY" | "PERIOD";
+                    /**
+                     * Format: date-time
+                     * @description HOUR and DAY: rounded down to the hour or day; left out, `to` minus 24 hours (HOUR) or 30 days (DAY). PERIOD: periods that end after it.
+                     */
+                    from?: string;
+                    /**
+                     * Format: date-time
+                     * @description HOUR and DAY: rounded up to the hour or day; left out, `from` plus that span, or the end of the current hour or day. PERIOD: periods that start before it. At most 744 buckets per meter.
+                     */
+                    to?: string;
+                    /** @description PERIOD only, and required there: a subscription of the customer. */
+                    subscription_id?: string;
+                    /** @description Each bucket also lists its groups by the meter’s group-by paths. Default false. */
+                    group_by?: boolean;
+                } & ({
+                    /** @constant */
+                    window?: "PERIOD";
+                } | {
+                    /** @enum {unknown} */
+                    window?: "HOUR" | "DAY";
+                });
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageSummary"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `METER_NOT_FOUND`: `meter_id` is not a meter of the account; `context.meter_id`.
+             *     - `SUBSCRIPTION_NOT_FOUND`: `subscription_id` is not a subscription of the customer the key can see; `context.subscription_id`.
+             *     - `USAGE_WINDOW_TOO_LARGE`: The window holds more than 744 buckets per meter (hours, days or billing periods); narrow `from` and `to`. `context.window`, `context.buckets`, `context.max_buckets`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "METER_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USAGE_WINDOW_TOO_LARGE";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "usage-events-ingest": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "event_id": "req_8f14e45f",
+                 *           "event_name": "api.request",
+                 *           "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *           "timestamp": "2026-11-21T09:30:00.000000Z",
+                 *           "properties": {
+                 *             "region": "eu",
+                 *             "tokens": 1200
+                 *           }
+                 *         },
+                 *         {
+                 *           "event_id": "req_c9f0f895",
+                 *           "event_name": "api.request",
+                 *           "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *           "timestamp": "2026-11-21T09:30:02.500000Z",
+                 *           "properties": {
+                 *             "region": "us",
+                 *             "tokens": 80
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Only customers of this channel. Left out: customers of every channel the key reaches (all of the account’s for an account-level key). */
+                    channel_id?: string;
+                    events: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageEventIngestion"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */

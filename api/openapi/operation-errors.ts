@@ -12,6 +12,7 @@ import { productPriceErrorCodes } from '../product-prices/error-codes';
 import { reportErrorCodes } from '../reports/error-codes';
 import { routingConfigErrorCodes } from '../routing-configs/error-codes';
 import { subscriptionErrorCodes } from '../subscriptions/error-codes';
+import { usageErrorCodes } from '../usage/error-codes';
 import { webhookErrorCodes } from '../webhooks/error-codes';
 import type { Operations, ErrorCodeDeclaration, ResourceErrorCodes } from './operation-types';
 
@@ -33,6 +34,7 @@ const DECLARED: { [R in keyof Operations]?: ResourceErrorCodes<R> } = {
   subscriptions: subscriptionErrorCodes,
   webhooks: webhookErrorCodes,
   reports: reportErrorCodes,
+  usage: usageErrorCodes,
 };
 
 /**

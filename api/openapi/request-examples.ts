@@ -15,6 +15,7 @@ import { routingConfigRequestExamples } from '../routing-configs/request-example
 import { settlementRequestExamples } from '../settlements/request-examples';
 import { subscriptionRequestExamples } from '../subscriptions/request-examples';
 import { usageEventRequestExamples } from '../usage-events/request-examples';
+import { usageRequestExamples } from '../usage/request-examples';
 import { webhookRequestExamples } from '../webhooks/request-examples';
 import type { Operations, ResourceRequestExamples } from './operation-types';
 
@@ -36,6 +37,7 @@ const EXAMPLES: { [R in keyof Operations]: ResourceRequestExamples<R> } = {
   reports: reportRequestExamples,
   settlements: settlementRequestExamples,
   'monthly-statements': monthlyStatementRequestExamples,
+  usage: usageRequestExamples,
   'usage-events': usageEventRequestExamples,
 };
 

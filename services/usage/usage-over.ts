@@ -5,6 +5,7 @@ import { spanParts, type Range } from '../../domain/usage/span-parts';
 import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
 import type { MeterWithVersions } from './meter-definitions';
+import { aggregateOfRollups, ROLLUP_AGGREGATE_COLUMNS, type RollupAggregateRow } from './rollup-columns';
 
 /** The key of the one aggregate a read without group-by answers. */
 export const ALL_GROUPS = '*';
@@ -21,21 +22,10 @@ export interface UsageSpan {
   groupBy: boolean;
 }
 
-/**
- * Roll-up columns scaled to 10^-12 integers in the database, so no value passes through a float.
- * Timestamps are read as epoch ms with their microseconds (a fraction), so the latest event is the
- * one ingestion's roll-ups take, which keep the microseconds an event was sent with.
- */
-const SCALED = (expression: string) => `(${expression} * 1000000000000)::numeric(1000, 0)::text`;
-/** The latest event of the rows: by timestamp, then by event id in code-point order, as laterThan compares them. */
-const LATEST = (column: string) =>
-  `(array_agg(${column} ORDER BY latest_at DESC, latest_event_id COLLATE "C" DESC) FILTER (WHERE latest_at IS NOT NULL))[1]`;
-
 /** One span's whole hours and its edge minutes, in one statement (at most one hour range and two minute ranges). */
 const rollups = sqlStatement(
   'usage.rollups_over_span',
-  `SELECT group_key AS "groupKey", sum(event_count)::text AS "count", ${SCALED('sum(value_sum)')} AS "sum", ${SCALED('max(value_max)')} AS "max",
-          (extract(epoch FROM ${LATEST('latest_at')}) * 1000)::text AS "latestAt", ${LATEST('latest_event_id')} AS "latestEventId", ${SCALED(LATEST('latest_value'))} AS "latestValue"
+  `SELECT group_key AS "groupKey", ${ROLLUP_AGGREGATE_COLUMNS}
      FROM usage_rollups
     WHERE meter_id = $1 AND customer_id = $2
       AND ((grain = 'h' AND bucket >= $3::timestamptz AND bucket < $4::timestamptz)
@@ -65,14 +55,8 @@ const edgeEvents = sqlStatement(
       AND ((e.timestamp >= $5::timestamptz AND e.timestamp < $6::timestamptz) OR (e.timestamp >= $7::timestamptz AND e.timestamp < $8::timestamptz))`,
 );
 
-interface RollupRow {
+interface RollupRow extends RollupAggregateRow {
   groupKey: string;
-  count: string;
-  sum: string;
-  max: string | null;
-  latestAt: string | null;
-  latestEventId: string | null;
-  latestValue: string | null;
 }
 
 interface EdgeEvent {
@@ -84,16 +68,6 @@ interface EdgeEvent {
 const iso = (at: number) => new Date(at).toISOString();
 /** A range's bounds as parameters; an absent range as an empty one. */
 const bounds = (range: Range | null | undefined) => (range ? [iso(range.from), iso(range.to)] : [iso(0), iso(0)]);
-
-function aggregateOfRollup(row: RollupRow): UsageAggregate {
-  return {
-    count: BigInt(row.count),
-    sum: BigInt(row.sum),
-    max: row.max === null ? null : BigInt(row.max),
-    latest: row.latestAt === null ? null : { at: Number(row.latestAt), eventId: row.latestEventId!, value: BigInt(row.latestValue!) },
-    distinct: new Set(),
-  };
-}
 
 /**
  * A customer's usage of one meter over [from, to), exactly, at any millisecond boundaries: what
@@ -127,7 +101,7 @@ export async function usageOver(db: Database | Prisma.TransactionClient, span: U
     else result.set(key, mergeAggregate(emptyAggregate(), part));
   };
   if (!span.groupBy) result.set(ALL_GROUPS, emptyAggregate());
-  for (const row of rollupRows) fold(row.groupKey, aggregateOfRollup(row));
+  for (const row of rollupRows) fold(row.groupKey, aggregateOfRollups(row));
   for (const row of distinctRows) fold(row.groupKey, { ...emptyAggregate(), distinct: new Set([row.value]) });
   for (const event of events) {
     const at = Number(event.at);

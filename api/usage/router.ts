@@ -1,0 +1,4 @@
+import { router } from '../trpc';
+import { usageSummary } from './summary';
+
+export const usageRouter = router({ summary: usageSummary });
