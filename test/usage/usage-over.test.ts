@@ -3,16 +3,22 @@ import { quantityOf } from '../../domain/usage/aggregate';
 import { formatDecimal } from '../../domain/usage/decimal';
 import { AGGREGATIONS, type Aggregation, type MeterFilter } from '../../domain/usage/meters';
 import { spanParts } from '../../domain/usage/span-parts';
+import { ingestUsageEvents, type UsageEventInput } from '../../services/usage/ingest';
 import { ALL_GROUPS, usageOver } from '../../services/usage/usage-over';
+import { seedAccount, seedCustomer } from '../payments/fixtures';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { ingest, insertMeter, naiveUsage, plain, testMeter, type TestEvent, type TestMeter } from './usage-fixtures';
+import { ingest, insertMeter, isoOf, naiveUsage, plain, testMeter, type TestEvent, type TestMeter } from './usage-fixtures';
 
 /**
  * usageOver answers exactly what the accepted events of a span add up to, whatever the span's
- * millisecond boundaries (docs/usage.md, "Reading usage"): invoices bill periods by it.
- * Seeded and reproducible: the seed is printed, USAGE_OVER_SEED replays a run.
+ * millisecond boundaries (docs/usage.md, "Reading usage"): invoices bill periods by it. The
+ * properties run twice: over events written as ingestion writes them (usage-fixtures.ts, which
+ * can also date their receipt before the meter or after its archiving), and over events stored
+ * by usage-events/ingest itself, in batches that repeat an id. Seeded and reproducible: the seed
+ * is printed, USAGE_OVER_SEED replays a run.
  */
 const RUNS = Number(process.env.USAGE_OVER_RUNS ?? 150);
+const INGEST_RUNS = Number(process.env.USAGE_OVER_INGEST_RUNS ?? 100);
 const SEED = Number(process.env.USAGE_OVER_SEED ?? Date.now() % 2 ** 31);
 
 let database: TestDatabase;
@@ -250,6 +256,37 @@ const scenario: fc.Arbitrary<Scenario> = fc.constantFrom(...AGGREGATIONS).chain(
   ),
 );
 
+/** A run's meter (and another of the same events, whose roll-ups are to be left out) and two customers. */
+async function runSetUp(s: Scenario, id: string, account: string, customers: string[]) {
+  const meter: TestMeter = testMeter({
+    accountId: account,
+    meterId: `mtr_${id}`,
+    eventName: `call_${id}`,
+    aggregation: s.aggregation,
+    createdAt: CREATED,
+    archivedAt: s.archived ? CREATED + 2 * 24 * HOUR : null,
+    versions: s.versions,
+  });
+  const other = testMeter({ accountId: account, meterId: `mtr_${id}_other`, eventName: meter.eventName, aggregation: 'COUNT', createdAt: CREATED, versions: [{ property: null, filters: [], groupBy: [], effectiveFrom: 0 }] });
+  await insertMeter(database.db, meter);
+  await insertMeter(database.db, other);
+  const events: TestEvent[] = s.events.map(({ customer, otherName, ...e }) => ({
+    ...e,
+    eventId: `${e.eventId}-${id}`,
+    customerId: customers[customer]!,
+    eventName: otherName ? `${meter.eventName}_x` : meter.eventName,
+  }));
+  return { meter, other, events };
+}
+
+async function spansAgree(s: Scenario, account: string, meter: TestMeter, customers: string[], events: TestEvent[]) {
+  for (const span of s.spans) {
+    const request = { customerId: customers[span.customer]!, from: span.from, to: span.to, groupBy: span.groupBy };
+    const actual = await usageOver(database.db, { accountId: account, meter, ...request });
+    expect(plain(actual)).toEqual(plain(naiveUsage(meter, events, request)));
+  }
+}
+
 describe('usageOver, property', () => {
   it(`equals the naive aggregation of the accepted events over random spans (${RUNS} runs)`, async () => {
     console.log(`usageOver property seed: ${SEED} (USAGE_OVER_SEED replays it)`);
@@ -258,34 +295,55 @@ describe('usageOver, property', () => {
       fc.asyncProperty(scenario, async (s) => {
         run++;
         const id = `p${run}`;
-        const meter: TestMeter = testMeter({
-          accountId,
-          meterId: `mtr_${id}`,
-          eventName: `call_${id}`,
-          aggregation: s.aggregation,
-          createdAt: CREATED,
-          archivedAt: s.archived ? CREATED + 2 * 24 * HOUR : null,
-          versions: s.versions,
-        });
-        // Another meter of the same events, so roll-ups of other meters are there to be left out.
-        const other = testMeter({ accountId, meterId: `mtr_${id}_other`, eventName: meter.eventName, aggregation: 'COUNT', createdAt: CREATED, versions: [{ property: null, filters: [], groupBy: [], effectiveFrom: 0 }] });
         const customers = [`cust_${id}_a`, `cust_${id}_b`];
-        const events: TestEvent[] = s.events.map(({ customer, otherName, ...e }) => ({
-          ...e,
-          eventId: `${e.eventId}-${id}`,
-          customerId: customers[customer]!,
-          eventName: otherName ? `${meter.eventName}_x` : meter.eventName,
-        }));
-        await insertMeter(database.db, meter);
-        await insertMeter(database.db, other);
+        const { meter, other, events } = await runSetUp(s, id, accountId, customers);
         await ingest(database.db, accountId, [meter, other], events);
-        for (const span of s.spans) {
-          const request = { customerId: customers[span.customer]!, from: span.from, to: span.to, groupBy: span.groupBy };
-          const actual = await usageOver(database.db, { accountId, meter, ...request });
-          expect(plain(actual)).toEqual(plain(naiveUsage(meter, events, request)));
-        }
+        await spansAgree(s, accountId, meter, customers, events);
       }),
       { numRuns: RUNS, seed: SEED },
+    );
+  }, 300_000);
+});
+
+describe('usageOver over events stored by usage-events/ingest, property', () => {
+  it(`equals the naive aggregation of the events ingestion accepted (${INGEST_RUNS} runs)`, async () => {
+    const { accountId: account, channelIds: [channelId] } = await seedAccount(database.db);
+    // Ingestion's clock: the events' window is then within its accepted range.
+    const deps = { now: () => new Date(WINDOW.to), lateEventDays: 35 };
+    const scope = { accountId: account, channels: null, keyChannels: null };
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(scenario, fc.integer({ min: 1, max: 3 }), async (s, batches) => {
+        run++;
+        const id = `i${run}`;
+        const customers = [await seedCustomer(database.db, { accountId: account, channelId }), await seedCustomer(database.db, { accountId: account, channelId })];
+        // Ingestion measures with the meters that are ACTIVE: an archived one measures nothing.
+        const { meter, events } = await runSetUp({ ...s, archived: false }, id, account, customers);
+        const inputs: UsageEventInput[] = events.map((e, index) => ({
+          index,
+          eventId: e.eventId,
+          eventName: e.eventName,
+          customerId: e.customerId,
+          timestamp: isoOf(e.timestamp),
+          at: Math.floor(e.timestamp),
+          properties: e.properties,
+          propertiesJson: JSON.stringify(e.properties),
+        }));
+        const accepted: TestEvent[] = [];
+        for (let b = 0; b < batches; b++) {
+          const part = inputs.filter((_, i) => i % batches === b).map((input, index) => ({ ...input, index }));
+          // Each batch again carries the first event of the run: accepted once at most.
+          const batch = b > 0 && inputs.length > 0 ? [...part, { ...inputs[0]!, index: part.length }] : part;
+          const outcomes = await ingestUsageEvents(deps, database.db, scope, batch);
+          outcomes.forEach((outcome, i) => {
+            // Received now: while the meter exists and is not archived.
+            if (outcome.status === 'ACCEPTED') accepted.push({ ...events.find((e) => e.eventId === batch[i]!.eventId)!, receivedAt: Date.now() });
+          });
+        }
+        expect(new Set(accepted.map((e) => e.eventId)).size).toBe(accepted.length);
+        await spansAgree(s, account, meter, customers, accepted);
+      }),
+      { numRuns: INGEST_RUNS, seed: SEED },
     );
   }, 300_000);
 });
