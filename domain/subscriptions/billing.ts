@@ -136,7 +136,16 @@ export function finalUsage(state: SubscriptionState, now: number): { at: number;
   const usage: PlannedUsage[] = [];
   const lineItems = state.lineItems.map((line): Line => {
     if (line.billingType !== 'USAGE' || line.startedAt === null || line.periodStartAt >= end) return line;
-    usage.push({ productPriceId: line.productPriceId, productName: line.productName, start: line.periodStartAt, end, tax: line.tax ?? null });
+    const plan = (start: number, until: number) => usage.push({ productPriceId: line.productPriceId, productName: line.productName, start, end: until, tax: line.tax ?? null });
+    // Ended inside the grace of a boundary not yet billed: the period before it and the part
+    // after it are two periods, each priced on its own (tiers start again every period).
+    const boundary = line.periodEndAt;
+    if (boundary !== null && line.periodStartAt < boundary && boundary < end) {
+      plan(line.periodStartAt, boundary);
+      plan(boundary, end);
+    } else {
+      plan(line.periodStartAt, end);
+    }
     return { ...line, periodStartAt: end, periodEndAt: end, updatedAt: now };
   });
   if (usage.length === 0) return null;

@@ -18,7 +18,7 @@ export function restore(state: SubscriptionState, request: RestoreRequest, now: 
   const discounts =
     request.discount && !state.discounts.some((d) => d.coupon_id === request.discount!.coupon_id) ? [...state.discounts, request.discount] : state.discounts;
   return {
-    state: touch(state, now, { ...resumedBilling(state, now), status: 'ACTIVE', cancellation: null, discounts, endsAt: request.expiresAt, startedAt: state.startedAt ?? now }),
+    state: touch(state, now, { ...resumedBilling(state, now, 'now'), status: 'ACTIVE', cancellation: null, discounts, endsAt: request.expiresAt, startedAt: state.startedAt ?? now }),
     events: ['SubscriptionActivated'],
   };
 }
@@ -30,12 +30,17 @@ export function restore(state: SubscriptionState, request: RestoreRequest, now: 
  */
 export function reactivate(state: SubscriptionState, now: number): Step {
   requireTransition('reactivate', state.status);
-  const resumed = state.nextCycleAt !== null && state.nextCycleAt > now ? {} : resumedBilling(state, now);
+  const resumed = state.nextCycleAt !== null && state.nextCycleAt > now ? {} : resumedBilling(state, now, 'kept');
   return { state: touch(state, now, { ...resumed, status: 'ACTIVE' }), events: ['SubscriptionActivated'] };
 }
 
-/** Billing that starts again now: the next boundary from the anchor, the recurring lines' period up to it. */
-function resumedBilling(state: SubscriptionState, now: number): Pick<SubscriptionState, 'anchorAt' | 'nextCycleAt' | 'lineItems'> {
+/**
+ * Billing that starts again now: the next boundary from the anchor, the recurring lines' period
+ * up to it. Usage lines measure from `usageFrom`: 'kept' (reactivated: what was used while
+ * UNPAID was used, and is billed) or 'now' (restored: the cancelled time was billed up to its
+ * end by the last usage invoice, and nothing after it is charged).
+ */
+function resumedBilling(state: SubscriptionState, now: number, usageFrom: 'kept' | 'now'): Pick<SubscriptionState, 'anchorAt' | 'nextCycleAt' | 'lineItems'> {
   const anchor = state.anchorAt ?? now;
   const nextCycleAt = nextBoundaryAfter(anchor, recurringPeriod(state), now);
   // A usage line keeps measuring from where its last invoice stopped: nothing used meanwhile goes unbilled.
@@ -43,7 +48,7 @@ function resumedBilling(state: SubscriptionState, now: number): Pick<Subscriptio
     line.billingType === 'RECURRING'
       ? { ...line, periodStartAt: now, periodEndAt: nextCycleAt, updatedAt: now }
       : line.billingType === 'USAGE'
-        ? { ...line, periodEndAt: nextCycleAt, updatedAt: now }
+        ? { ...line, ...(usageFrom === 'now' ? { periodStartAt: now } : {}), periodEndAt: nextCycleAt, updatedAt: now }
         : line,
   );
   return { anchorAt: anchor, nextCycleAt, lineItems };

@@ -17,6 +17,18 @@ export function currentPeriodEnd(state: SubscriptionState): number | null {
   return periodLine(state)?.periodEndAt ?? state.nextCycleAt;
 }
 
+/**
+ * How long a cycle at `boundary` waits for late usage events: the usage grace when its usage
+ * lines measured the period that ended, unless the subscription expires within it (expiry
+ * comes first at a tie, and would leave the fixed lines of [boundary, ends_at) unbilled). Late
+ * events are then billed on the last usage invoice, which re-measures the period before.
+ */
+function billingGraceMs(state: SubscriptionState, boundary: number): number {
+  if (!measuresUsage(state)) return 0;
+  const grace = usageGraceMs(state);
+  return state.endsAt !== null && state.endsAt > boundary && state.endsAt <= boundary + grace ? 0 : grace;
+}
+
 export type DueKind = 'cancel' | 'expire' | 'startTrial' | 'bill';
 
 /** The next thing the workflow does by itself, and when. Ties go in this order: cancel, expire, start, bill. */
@@ -28,10 +40,9 @@ export function nextDue(state: SubscriptionState): { kind: DueKind; at: number }
     { kind: 'startTrial', at: state.status === 'CREATED' && state.trial?.type === 'FREE' ? state.startScheduledAt : null },
     {
       kind: 'bill',
-      // A period whose usage is billed waits out the usage grace after its end, for late events.
       at:
         (['PENDING', 'TRIALING', 'ACTIVE'].includes(state.status) || (state.status === 'CREATED' && state.trial?.type !== 'FREE')) && state.nextCycleAt !== null
-          ? state.nextCycleAt + (measuresUsage(state) ? usageGraceMs(state) : 0)
+          ? state.nextCycleAt + billingGraceMs(state, state.nextCycleAt)
           : null,
     },
   ];

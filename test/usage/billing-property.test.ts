@@ -228,3 +228,45 @@ describe('usage billed equals usage accepted', () => {
     );
   }, 600_000);
 });
+
+describe('the late window counts from when a period was last measured', () => {
+  it('an event stamped in a period two invoices back, accepted late, still lands on the next invoice', async () => {
+    const db = database.db;
+    const n = ++sequence;
+    const customerId = `cust_window_${n}`;
+    const priceId = `price_window_${n}`;
+    const created = new Date(Date.UTC(2026, 10, 1));
+    await db.customer.create({ data: { id: customerId, accountId, channelId: 'chn_property', type: 'INDIVIDUAL', email: `w${n}@example.com`, tax: {}, status: 'ACTIVE', createdAt: created, updatedAt: created } });
+    const meter = testMeter({ accountId, meterId: `mtr_window_${n}`, eventName: `window_${n}`, aggregation: 'COUNT', createdAt: 0, versions: [{ effectiveFrom: 0, property: null, filters: [], groupBy: [] }] });
+    await insertMeter(db, meter);
+    const model: UsageModel = { model: 'PER_UNIT', unit_amount_decimal: '10' };
+    await db.productPrice.create({
+      data: { id: priceId, accountId, productId: 'prod_usage_property', currency: 'EUR', amount: 0, billingType: 'USAGE', billingPeriodValue: 1, billingPeriodUnit: 'MONTH', meterId: meter.meterId, usageModel: model as never, createdAt: created, updatedAt: created },
+    });
+    const state = { id: `subs_window_${n}`, accountId, customerId, lineItems: [{ billingType: 'USAGE', productPriceId: priceId, tax: null }] } as unknown as SubscriptionState;
+    const [dec, jan, feb, mar] = [Date.UTC(2026, 11, 1), Date.UTC(2027, 0, 1), Date.UTC(2027, 1, 1), Date.UTC(2027, 2, 1)];
+    const send = async (now: number, timestamp: number, id: string) => {
+      const properties = {};
+      const outcomes = await ingestUsageEvents({ now: () => new Date(now), lateEventDays: 35 }, db, { accountId, channels: null, keyChannels: null }, [
+        { index: 0, eventId: `${n}:${id}`, eventName: meter.eventName, customerId, timestamp: new Date(timestamp).toISOString(), at: timestamp, properties, propertiesJson: '{}' },
+      ]);
+      expect(outcomes).toEqual([{ status: 'ACCEPTED' }]);
+    };
+    const invoice = async (issuedAt: number, start: number, end: number) =>
+      db.$transaction(async (tx) => {
+        const planned: PlannedInvoice = { kind: 'cycle', key: `cycle/${issuedAt}`, billingReason: 'SUBSCRIPTION_CYCLE', lines: [], usage: [{ productPriceId: priceId, productName: 'Calls', start, end, tax: null }] };
+        const made = await usageLinesOf(tx, state, planned, issuedAt);
+        await recordUsageBillings(tx, state.id, `inv_window_${n}_${issuedAt}`, made.billings, new Date(issuedAt));
+        return made.lines.map((line) => [line.usage!.kind, line.usage!.period.start_at.slice(0, 10), line.usage!.quantity, line.amount]);
+      });
+    await send(dec + HOUR, dec + HOUR, 'a');
+    expect(await invoice(jan + HOUR, dec, jan)).toEqual([['PERIOD', '2026-12-01', '1', 10]]);
+    expect(await invoice(feb + HOUR, jan, feb)).toEqual([['PERIOD', '2027-01-01', '0', 0]]);
+    // Stamped on 31 December, accepted on 3 February (34 days later): December was last measured on 1 February.
+    await send(feb + 2 * 24 * HOUR, jan - HOUR, 'late');
+    expect(await invoice(mar + HOUR, feb, mar)).toEqual([
+      ['ADJUSTMENT', '2026-12-01', '2', 10],
+      ['PERIOD', '2027-02-01', '0', 0],
+    ]);
+  });
+});
