@@ -296,7 +296,15 @@ describe('meters/archive', () => {
     });
     expect((await ok('meters/get', { id: meter.id })).status).toBe('ACTIVE');
 
+    // Over, but its last usage not invoiced yet: the usage line's period is still open.
     await platform.db.$executeRawUnsafe(`UPDATE subscriptions SET status = 'EXPIRED' WHERE id = $1`, live.subscriptionId);
+    await platform.db.$executeRawUnsafe(
+      `UPDATE subscription_line_items SET started_at = period_start_at, period_end_at = period_start_at + interval '1 day' WHERE subscription_id = $1`,
+      live.subscriptionId,
+    );
+    expect(await refused('meters/archive', { id: meter.id })).toMatchObject({ status: 422, code: 'METER_IN_USE', context: { subscription_ids: [live.subscriptionId] } });
+    // The final usage invoice closes the line's period.
+    await platform.db.$executeRawUnsafe(`UPDATE subscription_line_items SET period_start_at = period_end_at WHERE subscription_id = $1`, live.subscriptionId);
     expect((await ok('meters/archive', { id: meter.id })).status).toBe('ARCHIVED');
   });
 });
