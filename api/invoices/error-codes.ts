@@ -7,6 +7,7 @@ const STATUS = 'The invoice’s status does not allow the operation (docs/invoic
 const REFERENCES = {
   PRODUCT_PRICE_NOT_FOUND: 'A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.',
   CURRENCY_MISMATCH: 'A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.',
+  USAGE_PRICE_NOT_INVOICEABLE: 'A line names a USAGE price: usage is billed by a subscription’s meter (docs/usage.md), not by hand; `context.field`, `context.product_price_id`.',
   COUPON_NOT_FOUND: 'A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.',
   COUPON_CURRENCY_MISMATCH: 'An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.',
   PAYMENT_INSTRUMENT_NOT_FOUND: '`payment_instrument_id` is not an instrument of the invoice’s customer.',

@@ -6,7 +6,8 @@ const STATUS = 'The subscription’s status does not allow the change (docs/subs
 const REFERENCES = {
   PRODUCT_PRICE_NOT_FOUND: 'A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.',
   CURRENCY_MISMATCH: 'A line’s price is in another currency than the subscription’s other lines; `context.field`.',
-  RECURRING_LINE_ITEM_REQUIRED: 'No RECURRING line item would be left; `context.field`.',
+  RECURRING_LINE_ITEM_REQUIRED: 'No RECURRING or USAGE line item would be left; `context.field`.',
+  DUPLICATE_USAGE_PRICE: 'A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.',
   BILLING_PERIOD_MISMATCH: 'A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.',
   PAYMENT_INSTRUMENT_NOT_FOUND: '`payment_instrument_id` is not an instrument of the customer; `context.field`.',
   PAYMENT_INSTRUMENT_NOT_ACTIVE: 'The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.',
@@ -28,6 +29,7 @@ export const subscriptionErrorCodes = {
     CANCELLATION_SCHEDULED: '`end_trial` while a cancellation is scheduled; remove it first. `context.cancel_at`.',
     LINE_ITEM_NOT_FOUND: '`line_items.update[].id` or `line_items.remove[]` is not a line of the subscription, or a line is both updated and removed; `context.field`, `context.id`.',
     TOO_MANY_LINE_ITEMS: 'The change would leave more than 20 line items; `context.max`.',
+    USAGE_LINE_ITEM_LOCKED: 'A usage line that has measured usage is removed or repriced: it stays until the subscription ends (docs/usage.md); `context.field`, `context.id`.',
     ...REFERENCES,
   },
   cancel: {

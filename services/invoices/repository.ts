@@ -56,7 +56,7 @@ export async function resolveLines(db: Db, accountId: string, currency: string, 
       ? []
       : await db.productPrice.findMany({
           where: { accountId, id: { in: priceIds } },
-          select: { id: true, currency: true, amount: true, taxCategoryId: true, product: { select: { name: true } } },
+          select: { id: true, currency: true, amount: true, taxCategoryId: true, billingType: true, product: { select: { name: true } } },
         });
   const byId = new Map(prices.map((price) => [price.id, price]));
   return requested.map((line, index): DraftLine => {
@@ -71,6 +71,9 @@ export async function resolveLines(db: Db, accountId: string, currency: string, 
         field,
         product_price_id: line.product_price_id,
       });
+    }
+    if (price.billingType === 'USAGE') {
+      throw new ApiError('USAGE_PRICE_NOT_INVOICEABLE', `Product price ${price.id} bills usage: a subscription bills it from its meter.`, { field, product_price_id: price.id });
     }
     if (price.currency !== currency) {
       throw new ApiError('CURRENCY_MISMATCH', `Product price ${price.id} is in ${price.currency}, the invoice in ${currency}.`, {

@@ -145,6 +145,13 @@ const PROVOKE: Record<string, Record<string, () => Promise<ApiResponse>>> = {
     CUSTOMER_NOT_FOUND: () => call('/v2/invoices/create', { customer_id: 'cust_01jdzzzzzzzzzzzzzzzzzzzzzz', currency: 'EUR' }),
     PRODUCT_PRICE_NOT_FOUND: async () =>
       call('/v2/invoices/create', { customer_id: (await newCustomer()).id, currency: 'EUR', line_items: [{ product_price_id: randomUUID(), quantity: 1 }] }),
+    USAGE_PRICE_NOT_INVOICEABLE: async () => {
+      const product = await ok('/v2/products/create', { name: 'Metered' });
+      const meter = await ok('/v2/meters/create', { name: 'Calls', event_name: 'call', aggregation: 'COUNT' });
+      const usage = { billing_type: 'USAGE', billing_period_config: { value: 1, unit: 'MONTH' }, usage_model: { model: 'PER_UNIT', unit_amount_decimal: '0.05' } };
+      const price = await ok('/v2/product-prices/create', { product_id: product.id, currency: 'EUR', ...usage, meter_id: meter.id });
+      return call('/v2/invoices/create', { customer_id: (await newCustomer()).id, currency: 'EUR', line_items: [{ product_price_id: price.id, quantity: 1 }] });
+    },
     CURRENCY_MISMATCH: async () => {
       const product = await ok('/v2/products/create', { name: 'Dollar plan' });
       const price = await ok('/v2/product-prices/create', { product_id: product.id, currency: 'USD', amount: 1000, billing_type: 'ONE_TIME' });
