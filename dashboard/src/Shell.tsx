@@ -26,6 +26,7 @@ const SECTIONS: { heading: string; items: NavItem[]; roles?: string[] }[] = [
       { to: '/customers', label: 'Customers' },
       { to: '/invoices', label: 'Invoices' },
       { to: '/subscriptions', label: 'Subscriptions' },
+      { to: '/meters', label: 'Meters' },
     ],
   },
   {

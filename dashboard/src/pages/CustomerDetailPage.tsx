@@ -4,15 +4,20 @@ import type { BalanceTransaction, Customer, Invoice, PaymentInstrument, Subscrip
 import { useIdempotencyKey } from '../api/idempotency';
 import { v2, type Page } from '../api/v2';
 import { customerName } from '../components/customerName';
+import { CustomerUsage } from '../components/CustomerUsage';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { dateTime, money } from '../components/format';
 import { listBody, pageOf } from '../components/listBody';
 import { minorUnitsOf } from '../components/minorUnits';
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
+import { UpcomingInvoices } from '../components/UpcomingInvoices';
 import { usePaged } from '../components/usePaged';
 import { Link } from '../router';
 import { useCan } from '../session';
+
+/** Subscriptions that are not over: they bill usage and have a next invoice. */
+const LIVE_STATUSES: Subscription['status'][] = ['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION', 'UNPAID'];
 
 /** The sign in words, as docs/customer-balance.md puts it: negative is credit, positive is debit. */
 function balanceInWords(amount: number, currency: string): string {
@@ -94,6 +99,11 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
   const subscriptions = usePaged<Subscription>(['customers', id, 'subscriptions'], async (token) =>
     pageOf(await v2<Page<Subscription>>('/v2/subscriptions/list', listBody(token, { customer_id: { operator: 'EQ', value: id } }))),
   );
+  const live = useQuery({
+    queryKey: ['customers', id, 'subscriptions', 'live'],
+    queryFn: async () =>
+      (await v2<Page<Subscription>>('/v2/subscriptions/list', listBody(undefined, { customer_id: { operator: 'EQ', value: id }, status: { operator: 'IN', value: LIVE_STATUSES } }))).items,
+  });
   const ledger = usePaged<BalanceTransaction>(['customers', id, 'balance-transactions'], async (token) =>
     pageOf(await v2<Page<BalanceTransaction>>('/v2/customer-balance-transactions/list', listBody(token, {}, { customer_id: id }))),
   );
@@ -204,6 +214,18 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
           { header: 'Next billing', cell: (row) => dateTime(row.next_billing_at) },
         ]}
       />
+      <section aria-labelledby="usage">
+        <h2 id="usage">Usage</h2>
+        <ErrorMessage error={live.error} />
+        {live.data ? <CustomerUsage customerId={id} subscriptions={live.data} /> : null}
+      </section>
+      {can('invoices:preview') ? (
+        <section aria-labelledby="upcoming">
+          <h2 id="upcoming">Upcoming invoices</h2>
+          <p className="hint">What each subscription that is not over will bill next, usage to date included, as invoices/preview computes it now.</p>
+          {live.data ? <UpcomingInvoices subscriptions={live.data} /> : null}
+        </section>
+      ) : null}
     </>
   );
 }
