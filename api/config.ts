@@ -4,7 +4,7 @@ import { PostgresRateLimiter } from './rate-limit/postgres-buckets';
 import { RateLimiter, type RateLimiting } from './rate-limit/token-bucket';
 import type { Database } from '../prisma/client';
 import { DEFAULT_BODY_LIMIT_BYTES } from './http/server';
-import { DEFAULT_LATE_EVENT_DAYS } from '../domain/usage/ingestion-window';
+import { lateEventDays } from '../services/usage/late-event-days';
 
 export interface ApiConfig {
   port: number;
@@ -25,25 +25,8 @@ export function apiConfigFromEnv(db: Database, env: NodeJS.ProcessEnv = process.
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimiter: rateLimiterFor(db, env),
     secretCache: new SecretCache(Number(env.AUTH_CACHE_TTL_MS ?? 1000)),
-    usageLateEventDays: usageLateEventDays(env),
+    usageLateEventDays: lateEventDays(env),
   };
-}
-
-/**
- * Usage events are kept, and so deduplicated, for at least 400 days (docs/usage.md): a late window
- * well inside that means no id is ever accepted again after its first copy was purged.
- */
-const MAX_LATE_EVENT_DAYS = 365;
-
-/** USAGE_LATE_EVENT_DAYS: how many days back usage-events/ingest accepts a timestamp (docs/usage.md, "Ingestion"). */
-export function usageLateEventDays(env: NodeJS.ProcessEnv = process.env): number {
-  const value = env.USAGE_LATE_EVENT_DAYS;
-  if (value === undefined || value === '') return DEFAULT_LATE_EVENT_DAYS;
-  const days = Number(value);
-  if (!Number.isInteger(days) || days < 1 || days > MAX_LATE_EVENT_DAYS) {
-    throw new Error(`USAGE_LATE_EVENT_DAYS must be a whole number of days from 1 to ${MAX_LATE_EVENT_DAYS}, not ${value} (docs/configuration.md).`);
-  }
-  return days;
 }
 
 /** RATE_LIMIT_STORE: `memory` (each process its own buckets, the default) or `postgres` (shared by every API process). */

@@ -1,11 +1,10 @@
 import { formatDateTime } from '../../domain/datetime';
-import { formatDecimal } from '../../domain/usage/decimal';
 import { acceptedTimestampRange } from '../../domain/usage/ingestion-window';
-import { contributionOf, isRefusal, versionAt, type Contribution, type MeasureRefusal } from '../../domain/usage/meters';
-import type { Database, Prisma } from '../../prisma/client';
+import type { MeasureRefusal } from '../../domain/usage/meters';
+import { ownPoolOf, type Database, type Prisma } from '../../prisma/client';
 import type { Scope } from '../scope';
-import { runIngestStatement, type ContributionColumns, type EventColumns } from './ingest-statement';
-import { accountMeters, reloadAccountMeters, type AccountMeters } from './meter-cache';
+import { storeInTurn } from './ingest-queue';
+import { rejected, storeBatches } from './ingest-store';
 
 /** One well-formed event of a batch (the transport checked its shape), with its place in the batch. */
 export interface UsageEventInput {
@@ -40,12 +39,6 @@ export interface IngestDependencies {
   /** USAGE_LATE_EVENT_DAYS (api/config.ts). */
   lateEventDays: number;
 }
-
-/** A meter change that keeps landing between measuring and storing: stop rather than loop. */
-const MAX_MEASUREMENTS = 5;
-
-const ACCEPTED: IngestOutcome = { status: 'ACCEPTED' };
-const DUPLICATE: IngestOutcome = { status: 'DUPLICATE' };
 
 /**
  * usage-events/ingest (docs/usage.md, "Ingestion"): each event judged on its own, in this
@@ -86,105 +79,11 @@ export async function ingestUsageEvents(
       timely.push(i);
     }
   });
-  if (timely.length > 0) await measureAndStore(db, scope, events, timely, outcomes);
+  if (timely.length > 0) {
+    const batch = { events, timely };
+    // The pool: in the account's turn, maybe with other batches. A transaction: alone, in it.
+    const stored = ownPoolOf(db) ? await storeInTurn(db as Database, scope.accountId, scope.channels, batch) : (await storeBatches(db, scope.accountId, scope.channels, [batch]))[0]!;
+    for (const [i, outcome] of stored) outcomes[i] = outcome;
+  }
   return outcomes as IngestOutcome[];
-}
-
-function rejected(reason: RejectionReason, context: Record<string, unknown>): IngestOutcome {
-  return { status: 'REJECTED', reason, context };
-}
-
-async function measureAndStore(
-  db: Database | Prisma.TransactionClient,
-  scope: Scope,
-  events: readonly UsageEventInput[],
-  timely: readonly number[],
-  outcomes: (IngestOutcome | undefined)[],
-): Promise<void> {
-  let meters = await accountMeters(db, scope.accountId);
-  for (let attempt = 1; ; attempt++) {
-    const measured = measure(meters, events, timely);
-    const customerIds = [...new Set(measured.candidates.map((i) => events[i]!.customerId))];
-    const result = await runIngestStatement(db, {
-      accountId: scope.accountId,
-      stamp: meters.stamp,
-      customerIds,
-      channels: scope.channels,
-      events: eventColumns(events, measured.candidates),
-      contributions: measured.contributions,
-    });
-    if (result.fresh) {
-      for (const [i, outcome] of measured.refused) outcomes[i] = outcome;
-      const known = new Set(result.known);
-      const accepted = new Set(result.accepted);
-      for (const i of measured.candidates) {
-        const event = events[i]!;
-        outcomes[i] = accepted.has(i) ? ACCEPTED : known.has(event.customerId) ? DUPLICATE : rejected('CUSTOMER_NOT_FOUND', { customer_id: event.customerId });
-      }
-      return;
-    }
-    if (attempt >= MAX_MEASUREMENTS) throw new Error(`The meters of account ${scope.accountId} changed under ${MAX_MEASUREMENTS} measurements of one batch in a row.`);
-    meters = await reloadAccountMeters(db, scope.accountId);
-  }
-}
-
-interface Measurement {
-  /** Indexes of the events to store. */
-  candidates: number[];
-  contributions: ContributionColumns;
-  refused: [number, IngestOutcome][];
-}
-
-/** What each timely event adds to each meter of its name, by the version in force at its timestamp; the ones the meters refuse. */
-function measure(meters: AccountMeters, events: readonly UsageEventInput[], timely: readonly number[]): Measurement {
-  const measurement: Measurement = { candidates: [], contributions: { ord: [], meterId: [], groupKey: [], value: [], distinct: [] }, refused: [] };
-  const found: Contribution[] = [];
-  for (const i of timely) {
-    const event = events[i]!;
-    const named = meters.byEventName.get(event.eventName);
-    if (!named) {
-      measurement.refused.push([i, rejected('NO_METER', { event_name: event.eventName })]);
-      continue;
-    }
-    found.length = 0;
-    let refusal: MeasureRefusal | undefined;
-    for (const meter of named) {
-      const version = versionAt(meter.versions, event.at);
-      const result = version && contributionOf(version, event.properties);
-      if (!result) continue;
-      if (isRefusal(result)) {
-        refusal = result;
-        break;
-      }
-      found.push(result);
-    }
-    if (refusal) {
-      measurement.refused.push([i, rejected(refusal.reason, { meter_id: refusal.meterId, property: refusal.property })]);
-      continue;
-    }
-    measurement.candidates.push(i);
-    const columns = measurement.contributions;
-    for (const contribution of found) {
-      columns.ord.push(i);
-      columns.meterId.push(contribution.meterId);
-      columns.groupKey.push(contribution.groupKey);
-      columns.value.push(formatDecimal(contribution.value));
-      columns.distinct.push(contribution.distinct);
-    }
-  }
-  return measurement;
-}
-
-function eventColumns(events: readonly UsageEventInput[], candidates: readonly number[]): EventColumns {
-  const columns: EventColumns = { ord: [], eventId: [], eventName: [], customerId: [], timestamp: [], properties: [] };
-  for (const i of candidates) {
-    const event = events[i]!;
-    columns.ord.push(i);
-    columns.eventId.push(event.eventId);
-    columns.eventName.push(event.eventName);
-    columns.customerId.push(event.customerId);
-    columns.timestamp.push(event.timestamp);
-    columns.properties.push(event.propertiesJson);
-  }
-  return columns;
 }
