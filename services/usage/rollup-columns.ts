@@ -10,9 +10,13 @@ import type { UsageAggregate } from '../../domain/usage/aggregate';
 const scaled = (expression: string) => `(${expression} * 1000000000000)::numeric(1000, 0)::text`;
 const latest = (column: string) => `(array_agg(${column} ORDER BY latest_at DESC, latest_event_id COLLATE "C" DESC) FILTER (WHERE latest_at IS NOT NULL))[1]`;
 
-export const ROLLUP_AGGREGATE_COLUMNS = `sum(event_count)::text AS "count", ${scaled('sum(value_sum)')} AS "sum", ${scaled('max(value_max)')} AS "max",
-          (extract(epoch FROM ${latest('latest_at')}) * 1000)::text AS "latestAt", ${latest('latest_event_id')} AS "latestEventId",
-          ${scaled(latest('latest_value'))} AS "latestValue"`;
+/** `latestWhen`: a condition on the group (its meter) under which the latest event is read at all; the rows of other meters then cost nothing to read. */
+export function rollupAggregateColumns(latestWhen = 'true'): string {
+  const ifLatest = (expression: string) => `CASE WHEN ${latestWhen} THEN ${expression} END`;
+  return `sum(event_count)::text AS "count", ${scaled('sum(value_sum)')} AS "sum", ${scaled('max(value_max)')} AS "max",
+          ${ifLatest(`(extract(epoch FROM ${latest('latest_at')}) * 1000)::text`)} AS "latestAt", ${ifLatest(latest('latest_event_id'))} AS "latestEventId",
+          ${ifLatest(scaled(latest('latest_value')))} AS "latestValue"`;
+}
 
 export interface RollupAggregateRow {
   count: string;

@@ -12,7 +12,7 @@ import { readRows, sqlStatement } from '../../prisma/statements';
 import { visibleCustomer } from '../customers/rules';
 import type { Scope } from '../scope';
 import { allActiveMetersOf, meterWithVersions, type MeterWithVersions } from './meter-definitions';
-import { aggregateOfRollups, ROLLUP_AGGREGATE_COLUMNS, type RollupAggregateRow } from './rollup-columns';
+import { aggregateOfRollups, rollupAggregateColumns, type RollupAggregateRow } from './rollup-columns';
 import { ALL_GROUPS, usageOver } from './usage-over';
 
 /**
@@ -103,10 +103,11 @@ const bucketIndex = `floor(extract(epoch FROM bucket - $3::timestamptz) * 1000 /
 
 /**
  * The hour roll-ups of the window's meters (every bucket is whole hours), by meter and bucket,
- * and with group-by also by group: a group key of null is the bucket over all groups.
+ * and with group-by also by group: a group key of null is the bucket over all groups. The latest
+ * event is read for the LATEST meters ($6) only.
  */
 function windowRollupsText(groupBy: boolean): string {
-  return `SELECT meter_id AS "meterId", "index", ${groupBy ? 'group_key' : 'NULL::text'} AS "groupKey", ${ROLLUP_AGGREGATE_COLUMNS}
+  return `SELECT meter_id AS "meterId", "index", ${groupBy ? 'group_key' : 'NULL::text'} AS "groupKey", ${rollupAggregateColumns('meter_id = ANY($6::text[])')}
      FROM (SELECT meter_id, group_key, event_count, value_sum, value_max, latest_at, latest_event_id, latest_value, ${bucketIndex} AS "index"
              FROM usage_rollups
             WHERE meter_id = ANY($1::text[]) AND customer_id = $2 AND grain = 'h' AND bucket >= $3::timestamptz AND bucket < $4::timestamptz) r
@@ -157,10 +158,11 @@ async function windowSummary(db: Database, customerId: string, meters: MeterWith
   if (count > MAX_SUMMARY_BUCKETS) throw tooLarge(window, count);
   const unique = meters.filter((meter) => meter.aggregation === 'UNIQUE_COUNT').map((meter) => meter.meterId);
   const others = meters.filter((meter) => meter.aggregation !== 'UNIQUE_COUNT').map((meter) => meter.meterId);
+  const latestOnes = meters.filter((meter) => meter.aggregation === 'LATEST').map((meter) => meter.meterId);
   const bounds = [customerId, new Date(range.from).toISOString(), new Date(range.to).toISOString(), unit];
   const grouping = request.groupBy ? 'grouped' : 'total';
   const [rollupRows, distinctRows] = await Promise.all([
-    others.length > 0 ? readRows<WindowRollupRow>(db, windowStatements.rollups[grouping], [others, ...bounds]) : [],
+    others.length > 0 ? readRows<WindowRollupRow>(db, windowStatements.rollups[grouping], [others, ...bounds, latestOnes]) : [],
     unique.length > 0 ? readRows<DistinctCountRow>(db, windowStatements.distinct[grouping], [unique, ...bounds]) : [],
   ]);
 
@@ -177,23 +179,40 @@ async function windowSummary(db: Database, customerId: string, meters: MeterWith
   // A UNIQUE_COUNT quantity is the size of the set of distinct values (quantityOf), counted by the database.
   for (const row of distinctRows) place(row.meterId, row.index, row.groupKey, scaleInteger(row.distinct));
 
-  return meters.map((meter) => ({
-    meterId: meter.meterId,
-    aggregation: meter.aggregation,
-    buckets: Array.from({ length: count }, (_, index) => {
-      const start = range.from + index * unit;
-      const bucket = quantities.get(`${meter.meterId} ${index}`);
-      return summaryBucket(meter, { from: start, to: start + unit }, bucket?.total ?? 0n, bucket?.groups ?? new Map(), request.groupBy);
-    }),
-  }));
+  return meters.map((meter) => {
+    const labels = labeller(meter);
+    return {
+      meterId: meter.meterId,
+      aggregation: meter.aggregation,
+      buckets: Array.from({ length: count }, (_, index) => {
+        const start = range.from + index * unit;
+        const bucket = quantities.get(`${meter.meterId} ${index}`);
+        return summaryBucket(labels, { from: start, to: start + unit }, bucket?.total ?? 0n, bucket?.groups ?? new Map(), request.groupBy);
+      }),
+    };
+  });
 }
 
-function summaryBucket(meter: MeterWithVersions, range: Range, total: bigint, groups: Map<string, bigint>, groupBy: boolean): SummaryBucket {
+/**
+ * A meter's group labels: of a meter with one version, a key's labels are the same in every
+ * bucket, so they are made once per answer (a month of hours repeats each key 744 times).
+ */
+function labeller(meter: MeterWithVersions): (groupKey: string, range: Range) => Record<string, string | null> {
+  if (meter.versions.length > 1) return (groupKey, range) => groupLabels(meter.versions, groupKey, range.from, range.to);
+  const made = new Map<string, Record<string, string | null>>();
+  return (groupKey, range) => {
+    let labels = made.get(groupKey);
+    if (!labels) made.set(groupKey, (labels = groupLabels(meter.versions, groupKey, range.from, range.to)));
+    return labels;
+  };
+}
+
+function summaryBucket(labels: ReturnType<typeof labeller>, range: Range, total: bigint, groups: Map<string, bigint>, groupBy: boolean): SummaryBucket {
   if (!groupBy) return { ...range, quantity: total };
   return {
     ...range,
     quantity: total,
-    groups: [...groups.keys()].sort().map((groupKey) => ({ group: groupLabels(meter.versions, groupKey, range.from, range.to), quantity: groups.get(groupKey)! })),
+    groups: [...groups.keys()].sort().map((groupKey) => ({ group: labels(groupKey, range), quantity: groups.get(groupKey)! })),
   };
 }
 
@@ -248,7 +267,7 @@ async function periodSummary(db: Database, scope: Scope, customerId: string, met
           const usage = await usageOver(db, { accountId: scope.accountId, meter, customerId, from: period.from, to: period.to, groupBy: request.groupBy });
           const total = [...usage.values()].reduce(mergeAggregate, emptyAggregate());
           const groups = new Map([...usage].filter(([key]) => key !== ALL_GROUPS).map(([key, aggregate]) => [key, quantityOf(meter.aggregation, aggregate)]));
-          return summaryBucket(meter, period, quantityOf(meter.aggregation, total), groups, request.groupBy);
+          return summaryBucket(labeller(meter), period, quantityOf(meter.aggregation, total), groups, request.groupBy);
         }),
       ),
     })),

@@ -5,7 +5,7 @@ import { spanParts, type Range } from '../../domain/usage/span-parts';
 import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
 import type { MeterWithVersions } from './meter-definitions';
-import { aggregateOfRollups, ROLLUP_AGGREGATE_COLUMNS, type RollupAggregateRow } from './rollup-columns';
+import { aggregateOfRollups, rollupAggregateColumns, type RollupAggregateRow } from './rollup-columns';
 
 /** The key of the one aggregate a read without group-by answers. */
 export const ALL_GROUPS = '*';
@@ -25,7 +25,7 @@ export interface UsageSpan {
 /** One span's whole hours and its edge minutes, in one statement (at most one hour range and two minute ranges). */
 const rollups = sqlStatement(
   'usage.rollups_over_span',
-  `SELECT group_key AS "groupKey", ${ROLLUP_AGGREGATE_COLUMNS}
+  `SELECT group_key AS "groupKey", ${rollupAggregateColumns()}
      FROM usage_rollups
     WHERE meter_id = $1 AND customer_id = $2
       AND ((grain = 'h' AND bucket >= $3::timestamptz AND bucket < $4::timestamptz)
