@@ -9287,6 +9287,7 @@ export interface operations {
              *     - `CUSTOMER_NOT_FOUND`: `customer_id` names no customer the key can see (or none in `channel_id`); `context.customer_id`.
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.
+             *     - `USAGE_PRICE_NOT_INVOICEABLE`: A line names a USAGE price: usage is billed by a subscription’s meter (docs/usage.md), not by hand; `context.field`, `context.product_price_id`.
              *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
              *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the invoice’s customer.
@@ -9299,7 +9300,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "USAGE_PRICE_NOT_INVOICEABLE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -9465,6 +9466,7 @@ export interface operations {
              *     - `INCOMPATIBLE_STATUS`: DRAFT only. The invoice’s status does not allow the operation (docs/invoices.md); `context.status`, `context.allowed_statuses`.
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the invoice; `context.price_currency`, `context.currency`.
+             *     - `USAGE_PRICE_NOT_INVOICEABLE`: A line names a USAGE price: usage is billed by a subscription’s meter (docs/usage.md), not by hand; `context.field`, `context.product_price_id`.
              *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
              *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the invoice; `context.coupon_currency`, `context.currency`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the invoice’s customer.
@@ -9477,7 +9479,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "INCOMPATIBLE_STATUS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INCOMPATIBLE_STATUS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "USAGE_PRICE_NOT_INVOICEABLE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -10328,9 +10330,11 @@ export interface operations {
              *     - `CANCELLATION_SCHEDULED`: `end_trial` while a cancellation is scheduled; remove it first. `context.cancel_at`.
              *     - `LINE_ITEM_NOT_FOUND`: `line_items.update[].id` or `line_items.remove[]` is not a line of the subscription, or a line is both updated and removed; `context.field`, `context.id`.
              *     - `TOO_MANY_LINE_ITEMS`: The change would leave more than 20 line items; `context.max`.
+             *     - `USAGE_LINE_ITEM_LOCKED`: A usage line that has measured usage is removed or repriced: it stays until the subscription ends (docs/usage.md); `context.field`, `context.id`.
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
-             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING or USAGE line item would be left; `context.field`.
+             *     - `DUPLICATE_USAGE_PRICE`: A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.
              *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
              *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
@@ -10346,7 +10350,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PRORATION_DATE_OUT_OF_PERIOD";
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PRORATION_DATE_OUT_OF_PERIOD";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -11609,7 +11613,8 @@ export interface operations {
              *     - `CUSTOMER_NOT_FOUND`: `customer_id` names no customer the key can see (or none in `channel_id`); `context.customer_id`.
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
-             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING or USAGE line item would be left; `context.field`.
+             *     - `DUPLICATE_USAGE_PRICE`: A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.
              *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
              *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
@@ -11626,7 +11631,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PAYMENT_INSTRUMENT_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PAYMENT_INSTRUMENT_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -12448,9 +12453,11 @@ export interface operations {
              *     - `CANCELLATION_SCHEDULED`: `end_trial` while a cancellation is scheduled; remove it first. `context.cancel_at`.
              *     - `LINE_ITEM_NOT_FOUND`: `line_items.update[].id` or `line_items.remove[]` is not a line of the subscription, or a line is both updated and removed; `context.field`, `context.id`.
              *     - `TOO_MANY_LINE_ITEMS`: The change would leave more than 20 line items; `context.max`.
+             *     - `USAGE_LINE_ITEM_LOCKED`: A usage line that has measured usage is removed or repriced: it stays until the subscription ends (docs/usage.md); `context.field`, `context.id`.
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
-             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING line item would be left; `context.field`.
+             *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING or USAGE line item would be left; `context.field`.
+             *     - `DUPLICATE_USAGE_PRICE`: A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.
              *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
              *     - `PAYMENT_INSTRUMENT_NOT_ACTIVE`: The instrument is REVOKED or EXPIRED; `context.payment_instrument_id`, `context.status`.
@@ -12466,7 +12473,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
