@@ -1,17 +1,5 @@
 import type { Aggregation } from './meters';
-
-/** What one tier of a usage price charged (domain/usage/pricing.ts), as the invoice line shows it. */
-export interface UsageTierDetail {
-  tier: number;
-  from: string;
-  up_to: string | null;
-  quantity: string;
-  unit_amount_decimal: string;
-  flat_amount: number;
-  /** Exact, before the line's one rounding; minor units. */
-  amount_decimal: string;
-  packages?: number;
-}
+import type { TierCharge } from './pricing';
 
 /**
  * The `usage` extension of an invoice line (docs/usage.md, "Invoices"): which meter and period
@@ -26,6 +14,7 @@ export interface UsageLineDetail {
   period: { start_at: string; end_at: string };
   /** Decimal string: the period's whole quantity as measured now. */
   quantity: string;
-  tiers: UsageTierDetail[];
+  /** What each tier of the price charged (pricing.ts). */
+  tiers: TierCharge[];
   previously_billed?: { quantity: string; amount: number };
 }
