@@ -3,7 +3,8 @@ import type { Meter, ProductPrice, Subscription, UsageSummary } from '../api/typ
 import { v2 } from '../api/v2';
 import { ErrorMessage } from './ErrorMessage';
 import { dateTime } from './format';
-import { UsageFigure, type UsagePoint } from './UsageFigure';
+import type { UsagePoint } from './usage-point';
+import { UsageFigure } from './UsageFigure';
 
 type Bucket = UsageSummary['meters'][number]['buckets'][number];
 type SubscriptionLine = Subscription['line_items'][number];

@@ -1,12 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-
-/** One bar: its axis label, the span it covers in words, the exact decimal and the number drawn. */
-export interface UsagePoint {
-  label: string;
-  span: string;
-  quantity: string;
-  value: number;
-}
+import type { UsagePoint } from './usage-point';
 
 /** The chart library is the customer page's largest dependency: it loads after the page, on its own. */
 const UsageChart = lazy(async () => ({ default: (await import('./UsageChart')).UsageChart }));
