@@ -3,7 +3,7 @@ import type { Meter, ProductPrice, Subscription, UsageSummary } from '../api/typ
 import { v2 } from '../api/v2';
 import { ErrorMessage } from './ErrorMessage';
 import { dateTime } from './format';
-import type { UsagePoint } from './usage-point';
+import type { UsagePoint } from './usagePoint';
 import { UsageFigure } from './UsageFigure';
 
 type Bucket = UsageSummary['meters'][number]['buckets'][number];

@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
-import type { UsagePoint } from './usage-point';
+import type { UsagePoint } from './usagePoint';
 
 const INK = '#1b1f24';
 const MUTED = '#4a5462';

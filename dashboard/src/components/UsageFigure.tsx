@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { UsagePoint } from './usage-point';
+import type { UsagePoint } from './usagePoint';
 
 /** The chart library is the customer page's largest dependency: it loads after the page, on its own. */
 const UsageChart = lazy(async () => ({ default: (await import('./UsageChart')).UsageChart }));
