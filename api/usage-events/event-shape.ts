@@ -41,7 +41,15 @@ export function dateTimeMs(text: string): number | null {
 }
 
 function refused(field: string, message: string, eventId?: string): EventShape {
-  return { refusal: { field, message }, ...(eventId === undefined ? {} : { eventId }) };
+  return { refusal: { field: storable(field), message }, ...(eventId === undefined ? {} : { eventId }) };
+}
+
+/**
+ * A property name as an answer (and its idempotency record, jsonb) can hold it: NUL and lone
+ * surrogates, which PostgreSQL's jsonb refuses, become U+FFFD.
+ */
+function storable(text: string): string {
+  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 /** Where `properties` nests deeper than allowed, or undefined. Iterative: a body may nest thousands of levels. */

@@ -15,6 +15,7 @@ export const INGEST_REASONS = [
   'PROPERTY_NOT_NUMERIC',
   'PROPERTY_NOT_SCALAR',
   'NEGATIVE_VALUE',
+  'PROPERTY_TOO_LONG',
 ] as const;
 
 export const ingestResult = z

@@ -13,7 +13,7 @@ export function parseDecimal(value: unknown): bigint | null {
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return null;
-    text = String(value);
+    text = positional(String(value));
   } else if (typeof value === 'string') {
     text = value;
   } else {
@@ -23,6 +23,20 @@ export function parseDecimal(value: unknown): bigint | null {
   if (!match) return null;
   const scaled = BigInt(match[2]!) * ONE + BigInt((match[3] ?? '').padEnd(DECIMAL_SCALE, '0'));
   return match[1] ? -scaled : scaled;
+}
+
+/**
+ * A JS number's shortest text without its exponent (`1e-7` → `0.0000001`, `1.5e+21` →
+ * `1500000000000000000000`), digit for digit: the limits on digits then apply as to any text.
+ */
+function positional(text: string): string {
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  const digits = match[2]! + (match[3] ?? '');
+  const point = 1 + Number(match[4]);
+  if (point <= 0) return `${match[1]}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${match[1]}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${match[1]}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** The shortest decimal string of a scaled value: no trailing zeros, no exponent. */

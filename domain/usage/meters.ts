@@ -68,7 +68,17 @@ export interface Contribution {
   distinct: string | null;
 }
 
-export type MeasureRefusal = { reason: 'PROPERTY_MISSING' | 'PROPERTY_NOT_NUMERIC' | 'PROPERTY_NOT_SCALAR' | 'NEGATIVE_VALUE'; meterId: string; property: string };
+export type MeasureRefusal = {
+  reason: 'PROPERTY_MISSING' | 'PROPERTY_NOT_NUMERIC' | 'PROPERTY_NOT_SCALAR' | 'NEGATIVE_VALUE' | 'PROPERTY_TOO_LONG';
+  meterId: string;
+  property: string;
+};
+
+/**
+ * The longest text a meter keeps of a property (a group-by value, a UNIQUE_COUNT value): they
+ * are keys of the roll-ups, and five of them must fit an index row.
+ */
+export const MAX_MEASURED_TEXT_LENGTH = 200;
 
 /** The version of a meter in force at `at` (versions in ascending order), or null before the first. */
 export function versionAt(versions: readonly MeterDefinition[], at: number): MeterDefinition | null {
@@ -91,7 +101,10 @@ export function contributionOf(definition: MeterDefinition, properties: Record<s
     const listed = text !== null && filter.values.includes(text);
     if (filter.operator === 'IN' ? !listed : listed) return null;
   }
-  const groupKey = JSON.stringify(definition.groupBy.map((path) => textOf(propertyAt(properties, path))));
+  const groupValues = definition.groupBy.map((path) => textOf(propertyAt(properties, path)));
+  const tooLong = groupValues.findIndex((value) => value !== null && value.length > MAX_MEASURED_TEXT_LENGTH);
+  if (tooLong >= 0) return { reason: 'PROPERTY_TOO_LONG', meterId: definition.meterId, property: definition.groupBy[tooLong]! };
+  const groupKey = JSON.stringify(groupValues);
   const base = { meterId: definition.meterId, groupKey };
   if (definition.aggregation === 'COUNT' || definition.property === null) return { ...base, value: 0n, distinct: null };
   const raw = propertyAt(properties, definition.property);
@@ -99,7 +112,8 @@ export function contributionOf(definition: MeterDefinition, properties: Record<s
   if (raw === undefined || raw === null) return refusal('PROPERTY_MISSING');
   if (definition.aggregation === 'UNIQUE_COUNT') {
     const text = textOf(raw);
-    return text === null ? refusal('PROPERTY_NOT_SCALAR') : { ...base, value: 0n, distinct: text };
+    if (text === null) return refusal('PROPERTY_NOT_SCALAR');
+    return text.length > MAX_MEASURED_TEXT_LENGTH ? refusal('PROPERTY_TOO_LONG') : { ...base, value: 0n, distinct: text };
   }
   const value = parseDecimal(raw);
   if (value === null) return refusal('PROPERTY_NOT_NUMERIC');

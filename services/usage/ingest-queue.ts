@@ -58,7 +58,18 @@ async function drain(accountId: string): Promise<void> {
       const outcomes = await storeBatches(group[0]!.db, accountId, group[0]!.channels, group.map((w) => w.batch));
       group.forEach((waiting, k) => waiting.resolve(outcomes[k]!));
     } catch (error) {
-      for (const waiting of group) waiting.reject(error);
+      if (group.length === 1) {
+        group[0]!.reject(error);
+        continue;
+      }
+      // Nothing of the group was stored: each batch is tried alone, so a batch that cannot be
+      // stored fails by itself and not every batch that happened to wait beside it.
+      for (const waiting of group) {
+        await storeBatches(waiting.db, accountId, waiting.channels, [waiting.batch]).then(
+          ([outcomes]) => waiting.resolve(outcomes!),
+          (alone: unknown) => waiting.reject(alone),
+        );
+      }
     }
   }
   queues.delete(accountId);

@@ -250,7 +250,7 @@ describe('usage-events/ingest', () => {
       [good(), 'ACCEPTED'],
       [event(cust, 'bad.input', { event_id: 'nul\u0000id' }), 'REJECTED:INVALID_EVENT', { field: 'event_id' }],
       [event(cust, 'bad.input', { properties: { amount: 1, note: 'a\u0000b' } }), 'REJECTED:INVALID_EVENT', { field: 'properties.note' }],
-      [event(cust, 'bad.input', { properties: { amount: 1, ['k\u0000']: 1 } }), 'REJECTED:INVALID_EVENT', { field: 'properties.k\u0000' }],
+      [event(cust, 'bad.input', { properties: { amount: 1, ['k\u0000']: 1 } }), 'REJECTED:INVALID_EVENT', { field: 'properties.k\uFFFD' }],
       [event(cust, 'bad.input', { properties: { amount: 1, note: '\ud800' } }), 'REJECTED:INVALID_EVENT', { field: 'properties.note' }],
       [event(cust, 'bad.input', { properties: many }), 'REJECTED:INVALID_EVENT', { field: 'properties' }],
       [{ ...event(cust, 'bad.input'), properties: DEEP }, 'REJECTED:INVALID_EVENT', { field: 'properties.nested.nested.nested.nested.nested' }],
@@ -281,6 +281,27 @@ describe('usage-events/ingest', () => {
     expect([res.body.accepted, res.body.duplicates, res.body.rejected]).toEqual([3, 0, cases.length - 3]);
     expect(await storedEvents(cust)).toBe(3);
     expect((await rollups(sum, cust)).filter((r) => r.grain === 'h').map((r) => [r.event_count, r.value_sum])).toEqual([['3', '3.000000000000']]);
+  });
+
+  it('answers under an Idempotency-Key what it answers without one, and measures long texts and tiny numbers safely', async () => {
+    const cust = await customer();
+    const sum = await meter('edge.sum', 'SUM', { property: 'amount', groupBy: ['region'] });
+    const headers = () => ({ 'idempotency-key': `edge-${eventId()}` });
+    // A property name with a NUL goes into the answer as U+FFFD: the stored answer is jsonb.
+    const nul = await ingest([event(cust, 'edge.sum', { properties: { amount: 1, ['k\u0000']: 1 } })], { headers: headers() });
+    expect([nul.status, nul.body.results[0].reason, nul.body.results[0].context.field]).toEqual([200, 'INVALID_EVENT', 'properties.k\uFFFD']);
+    // Too deep to hash for the key: a 400, not a stack overflow.
+    const deep = `{"events":[{"event_id":"deep","event_name":"edge.sum","customer_id":"${cust}","timestamp":"${at(90_000)}","properties":${'{"n":'.repeat(5_000)}1${'}'.repeat(5_000)}}]}`;
+    const refused = await platform.call(INGEST, undefined, { rawBody: deep, headers: headers() });
+    expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION']);
+    // A group-by value too long to be a roll-up key is refused alone; a number below 1e-6 is a number.
+    const res = await ingest(
+      [event(cust, 'edge.sum', { properties: { amount: 1, region: 'r'.repeat(201) } }), event(cust, 'edge.sum', { properties: { amount: 1e-7, region: 'eu' } })],
+      { headers: headers() },
+    );
+    expect(res.body.results.map((r: { status: string; reason?: string }) => r.reason ?? r.status)).toEqual(['PROPERTY_TOO_LONG', 'ACCEPTED']);
+    expect(res.body.results[0].context).toEqual({ meter_id: sum, property: 'region' });
+    expect((await rollups(sum, cust)).filter((r) => r.grain === 'h').map((r) => r.value_sum)).toEqual(['0.000000100000']);
   });
 
   it('refuses a batch that is not well-formed as a whole', async () => {
