@@ -3046,7 +3046,7 @@ export interface components {
              * @description Why it was REJECTED, or DUPLICATE_IN_BATCH (docs/usage.md, "Ingestion").
              * @enum {string}
              */
-            reason?: "INVALID_EVENT" | "DUPLICATE_IN_BATCH" | "CUSTOMER_NOT_FOUND" | "NO_METER" | "TIMESTAMP_TOO_FAR_IN_FUTURE" | "TIMESTAMP_TOO_OLD" | "PROPERTY_MISSING" | "PROPERTY_NOT_NUMERIC" | "PROPERTY_NOT_SCALAR" | "NEGATIVE_VALUE";
+            reason?: "INVALID_EVENT" | "DUPLICATE_IN_BATCH" | "CUSTOMER_NOT_FOUND" | "NO_METER" | "TIMESTAMP_TOO_FAR_IN_FUTURE" | "TIMESTAMP_TOO_OLD" | "PROPERTY_MISSING" | "PROPERTY_NOT_NUMERIC" | "PROPERTY_NOT_SCALAR" | "NEGATIVE_VALUE" | "PROPERTY_TOO_LONG";
             /** @description With the reason: INVALID_EVENT `field`, `message`; DUPLICATE_IN_BATCH `event_id`, `first_index`; CUSTOMER_NOT_FOUND `customer_id`; NO_METER `event_name`; TIMESTAMP_TOO_FAR_IN_FUTURE `timestamp`, `latest_accepted`; TIMESTAMP_TOO_OLD `timestamp`, `earliest_accepted`, `late_event_days`; PROPERTY_* and NEGATIVE_VALUE `meter_id`, `property`. */
             context?: {
                 [key: string]: unknown;
@@ -10341,6 +10341,7 @@ export interface operations {
              *     - `COUPON_NOT_FOUND`: A discount names no coupon of the account; `context.coupon_id` or `context.coupon_code`.
              *     - `COUPON_CURRENCY_MISMATCH`: An AMOUNT coupon in another currency than the subscription; `context.coupon_currency`, `context.currency`.
              *     - `CUSTOMER_ADDRESS_COUNTRY_REQUIRED`: A line charges tax and the customer is TAXABLE but has no address country; `context.field`.
+             *     - `USAGE_CHARGE_TOO_LARGE`: The next invoice’s usage to date would make a line larger than an invoice line can be (docs/usage.md); `context.amount_decimal`, `context.max_amount`. The invoice itself will be refused at issue until it is resolved.
              *     - `PRORATION_DATE_OUT_OF_PERIOD`: `proration_date` is outside the period the subscription is in now (from the start of its billed period to before its next billing); `context.period_start_at`, `context.next_billing_at`.
              */
             422: {
@@ -10350,7 +10351,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PRORATION_DATE_OUT_OF_PERIOD";
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "USAGE_CHARGE_TOO_LARGE" | "PRORATION_DATE_OUT_OF_PERIOD";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;

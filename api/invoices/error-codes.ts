@@ -28,6 +28,8 @@ export const invoiceErrorCodes = {
   delete: { INCOMPATIBLE_STATUS: `DRAFT only. ${STATUS}` },
   preview: {
     ...subscriptionErrorCodes.update,
+    USAGE_CHARGE_TOO_LARGE:
+      'The next invoice’s usage to date would make a line larger than an invoice line can be (docs/usage.md); `context.amount_decimal`, `context.max_amount`. The invoice itself will be refused at issue until it is resolved.',
     PRORATION_DATE_OUT_OF_PERIOD:
       '`proration_date` is outside the period the subscription is in now (from the start of its billed period to before its next billing); `context.period_start_at`, `context.next_billing_at`.',
   },

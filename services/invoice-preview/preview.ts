@@ -11,6 +11,7 @@ import { findInvoiceCustomer } from '../invoices/repository';
 import type { Scope } from '../scope';
 import { buildSubscriptionInvoice } from '../subscriptions/invoice-draft';
 import { usageLinesOf } from '../subscriptions/usage-lines';
+import { UsageChargeTooLarge } from '../../domain/usage/pricing';
 import { balanceCreditParts } from '../subscriptions/proration-balance-credit';
 import { stateOfRow } from '../subscriptions/repository';
 import type { UpdateSubscriptionInput } from '../subscriptions/requests';
@@ -78,7 +79,10 @@ export async function previewInvoices(
   let nextInvoice: InvoicePreview | null = null;
   if (cycle) {
     // Usage to date: what the meters measured of the period so far, and late events of periods billed before.
-    const usage = await usageLinesOf(db, cycle.step.state, cycle.invoice, cycle.at);
+    const usage = await usageLinesOf(db, cycle.step.state, cycle.invoice, cycle.at).catch((error: unknown) => {
+      if (error instanceof UsageChargeTooLarge) throw new ApiError('USAGE_CHARGE_TOO_LARGE', error.message, error.context);
+      throw error;
+    });
     const planned = { ...cycle.invoice, lines: [...cycle.invoice.lines, ...usage.lines] };
     nextInvoice = preview(cycle.step.state, planned, { start: cycle.periodStart, end: cycle.step.state.nextCycleAt }, left);
   }

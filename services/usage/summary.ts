@@ -83,6 +83,13 @@ async function metersOf(db: Database, accountId: string, meterId: string | undef
   return [meter];
 }
 
+/**
+ * The span a window's buckets may cover: section 1 date-times run from year 0001 to 9999, and a
+ * bucket's end must be one of them too.
+ */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T00:00:00Z');
+
 const floorTo = (at: number, unit: number) => Math.floor(at / unit) * unit;
 const ceilTo = (at: number, unit: number) => Math.ceil(at / unit) * unit;
 
@@ -154,6 +161,10 @@ async function windowSummary(db: Database, customerId: string, meters: MeterWith
   const window = request.window as Exclude<UsageWindow, 'PERIOD'>;
   const unit = WIDTH[window];
   const range = windowRange(window, request, now);
+  if (range.from < FIRST_INSTANT || range.to > LAST_INSTANT) {
+    // Rounded out to whole hours or days, or stretched by the default span, past what a date-time can say.
+    throw ApiError.validation({ [request.from !== undefined && range.from < FIRST_INSTANT ? 'from' : 'to']: { type: 'INVALID', message: 'The window must lie within the years 0001 to 9999.' } });
+  }
   const count = (range.to - range.from) / unit;
   if (count > MAX_SUMMARY_BUCKETS) throw tooLarge(window, count);
   const unique = meters.filter((meter) => meter.aggregation === 'UNIQUE_COUNT').map((meter) => meter.meterId);

@@ -182,4 +182,20 @@ describe('usage lines on subscription invoices', () => {
     const last = await invoiceObject(all[2]!.id);
     expect(last.line_items).toEqual([expect.objectContaining({ amount: 125, usage: expect.objectContaining({ kind: 'PERIOD', quantity: '11' }) })]);
   });
+  it('previews usage too large for an invoice line as a 422, not a 500', async () => {
+    const { customerId } = await s.payer();
+    const calls = await meter('COUNT');
+    const priceId = await usagePrice(calls.meterId, { model: 'PER_UNIT', unit_amount_decimal: '999999999' });
+    const startsAt = await s.soon();
+    const start = Date.parse(startsAt);
+    const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1 }], starts_at: startsAt });
+    await s.sleep(2 * MINUTE);
+    await s.statusBecomes(created.id, 'ACTIVE');
+    await send(calls, customerId, [start + MINUTE, start + MINUTE + 1, start + MINUTE + 2]);
+    expect(await s.refused('invoices/preview', { subscription_id: created.id })).toMatchObject({
+      status: 422,
+      code: 'USAGE_CHARGE_TOO_LARGE',
+      context: { amount_decimal: '2999999997', max_amount: 2_147_483_647 },
+    });
+  });
 });

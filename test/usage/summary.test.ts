@@ -300,4 +300,14 @@ describe('usage/summary, PERIOD', () => {
     const minutes = linePeriods({ startedAt: 0, periodStartAt: 1000 * 60_000, periodEndAt: 1001 * 60_000, billingPeriod: { value: 1, unit: 'MINUTE' } }, 0, {}, 744);
     expect(minutes).toEqual({ count: 1001, periods: [] });
   });
+  it('answers 400, not 500, for a window that would reach past year 9999 or before year 0001', async () => {
+    const customerId = (await platform.call('/v2/customers/create', { type: 'INDIVIDUAL', email: 'edges@example.com' })).body.id;
+    for (const body of [
+      { window: 'HOUR', from: '9999-12-31T12:00:00.000000Z' },
+      { window: 'DAY', to: '0001-01-02T00:00:00.000000Z' },
+    ]) {
+      const res = await summary({ customer_id: customerId, ...body });
+      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'VALIDATION' });
+    }
+  });
 });
