@@ -10334,6 +10334,7 @@ export interface operations {
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
              *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING or USAGE line item would be left; `context.field`.
+             *     - `METER_NOT_FOUND`: A line’s USAGE price bills a meter that is archived (docs/usage.md); `context.field`, `context.meter_id`, `context.status`.
              *     - `DUPLICATE_USAGE_PRICE`: A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.
              *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
@@ -10351,7 +10352,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "USAGE_CHARGE_TOO_LARGE" | "PRORATION_DATE_OUT_OF_PERIOD";
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "METER_NOT_FOUND" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "USAGE_CHARGE_TOO_LARGE" | "PRORATION_DATE_OUT_OF_PERIOD";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -11615,6 +11616,7 @@ export interface operations {
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
              *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING or USAGE line item would be left; `context.field`.
+             *     - `METER_NOT_FOUND`: A line’s USAGE price bills a meter that is archived (docs/usage.md); `context.field`, `context.meter_id`, `context.status`.
              *     - `DUPLICATE_USAGE_PRICE`: A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.
              *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
@@ -11632,7 +11634,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PAYMENT_INSTRUMENT_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "CUSTOMER_NOT_FOUND" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "METER_NOT_FOUND" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "PAYMENT_INSTRUMENT_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
@@ -12458,6 +12460,7 @@ export interface operations {
              *     - `PRODUCT_PRICE_NOT_FOUND`: A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.
              *     - `CURRENCY_MISMATCH`: A line’s price is in another currency than the subscription’s other lines; `context.field`.
              *     - `RECURRING_LINE_ITEM_REQUIRED`: No RECURRING or USAGE line item would be left; `context.field`.
+             *     - `METER_NOT_FOUND`: A line’s USAGE price bills a meter that is archived (docs/usage.md); `context.field`, `context.meter_id`, `context.status`.
              *     - `DUPLICATE_USAGE_PRICE`: A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.
              *     - `BILLING_PERIOD_MISMATCH`: A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.
              *     - `PAYMENT_INSTRUMENT_NOT_FOUND`: `payment_instrument_id` is not an instrument of the customer; `context.field`.
@@ -12474,7 +12477,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INCOMPATIBLE_STATUS" | "TRIAL_NOT_ACTIVE" | "CANCELLATION_SCHEDULED" | "LINE_ITEM_NOT_FOUND" | "TOO_MANY_LINE_ITEMS" | "USAGE_LINE_ITEM_LOCKED" | "PRODUCT_PRICE_NOT_FOUND" | "CURRENCY_MISMATCH" | "RECURRING_LINE_ITEM_REQUIRED" | "METER_NOT_FOUND" | "DUPLICATE_USAGE_PRICE" | "BILLING_PERIOD_MISMATCH" | "PAYMENT_INSTRUMENT_NOT_FOUND" | "PAYMENT_INSTRUMENT_NOT_ACTIVE" | "COUPON_NOT_FOUND" | "COUPON_CURRENCY_MISMATCH" | "CUSTOMER_ADDRESS_COUNTRY_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;

@@ -7,6 +7,7 @@ const REFERENCES = {
   PRODUCT_PRICE_NOT_FOUND: 'A line’s `product_price_id` is not a price of the account; `context.field`, `context.product_price_id`.',
   CURRENCY_MISMATCH: 'A line’s price is in another currency than the subscription’s other lines; `context.field`.',
   RECURRING_LINE_ITEM_REQUIRED: 'No RECURRING or USAGE line item would be left; `context.field`.',
+  METER_NOT_FOUND: 'A line’s USAGE price bills a meter that is archived (docs/usage.md); `context.field`, `context.meter_id`, `context.status`.',
   DUPLICATE_USAGE_PRICE: 'A USAGE price on two lines: each would bill all of its meter’s usage (docs/usage.md); `context.product_price_id`.',
   BILLING_PERIOD_MISMATCH: 'A RECURRING line bills on another period than the subscription; `context.product_price_id`, `context.billing_period_config`.',
   PAYMENT_INSTRUMENT_NOT_FOUND: '`payment_instrument_id` is not an instrument of the customer; `context.field`.',

@@ -89,7 +89,32 @@ export async function resolvePrices(
     }
     return priceChange(price);
   });
+  await requireActiveMeters(tx, requested, byId);
   return { currency: expected!, prices, taxCategoryIds: new Map([...byId.values()].map((price) => [price.id, price.taxCategoryId])) };
+}
+
+const usageMeters = sqlStatement(
+  'product_prices.usage_meters',
+  `SELECT p.id, p.meter_id AS "meterId", m.status FROM product_prices p JOIN meters m ON m.id = p.meter_id
+    WHERE p.id = ANY($1::text[]) AND p.billing_type = 'USAGE'
+      FOR SHARE OF m`,
+);
+
+/**
+ * A USAGE price bills what its meter measures: one whose meter was archived would bill nothing,
+ * so it is refused as a price of a meter that is not there (as product-prices/create refuses
+ * it). The meter is read FOR SHARE: an archive waits for this change and then finds the line.
+ */
+async function requireActiveMeters(tx: Transaction, requested: readonly { product_price_id: string; field: string }[], byId: Map<string, Price>): Promise<void> {
+  const usage = requested.filter((r) => byId.get(r.product_price_id)?.billingType === 'USAGE');
+  if (usage.length === 0) return;
+  const meters = new Map((await readRows<{ id: string; meterId: string; status: string }>(tx, usageMeters, [usage.map((r) => r.product_price_id)])).map((row) => [row.id, row]));
+  for (const { product_price_id, field } of usage) {
+    const meter = meters.get(product_price_id);
+    if (meter?.status !== 'ACTIVE') {
+      throw new ApiError('METER_NOT_FOUND', `Product price ${product_price_id} bills a meter that is archived.`, { field, product_price_id, meter_id: meter?.meterId ?? null, status: meter?.status ?? null });
+    }
+  }
 }
 
 /** The tax category of each of the account's prices named. */

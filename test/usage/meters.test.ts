@@ -309,6 +309,30 @@ describe('meters/archive', () => {
   });
 });
 
+describe('prices of an archived meter', () => {
+  it('are refused on a subscription, as a price of a meter that is not there', async () => {
+    const meter = await ok('meters/create', sumMeter());
+    const product = await ok('products/create', { name: 'Metered' });
+    const price = await ok('product-prices/create', {
+      product_id: product.id,
+      currency: 'EUR',
+      billing_type: 'USAGE',
+      billing_period_config: { value: 1, unit: 'MONTH' },
+      meter_id: meter.id,
+      usage_model: { model: 'PER_UNIT', unit_amount_decimal: '1' },
+    });
+    await ok('meters/archive', { id: meter.id });
+    const customer = await ok('customers/create', { type: 'INDIVIDUAL', email: 'archived-meter@example.com' });
+    expect(
+      await refused('subscriptions/create', {
+        customer_id: customer.id,
+        collection_method: 'SEND_INVOICE',
+        line_items: [{ product_price_id: price.id, quantity: 1 }],
+      }),
+    ).toMatchObject({ status: 422, code: 'METER_NOT_FOUND', context: { field: 'line_items[0].product_price_id', meter_id: meter.id, status: 'ARCHIVED' } });
+  });
+});
+
 describe('permissions', () => {
   it('needs meters:<action>, and reading needs no more than get and list', async () => {
     const meter = await ok('meters/create', sumMeter());
