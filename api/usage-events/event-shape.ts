@@ -1,7 +1,7 @@
 import { characterCount } from '../../domain/characters';
 import { ID_PREFIXES } from '../../domain/ids';
 import { EVENT_NAME } from '../../domain/usage/meter-rules';
-import type { UsageEventInput } from '../../services/usage/ingest';
+import type { UsageEventInput } from '../../services/usage/ingest-outcomes';
 import { unstorableCharacters } from '../http/unstorable-characters';
 
 /** Limits of one usage event (docs/usage.md, "Ingestion"). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LATE_EVENT_DAYS } from '../../domain/usage/ingestion-window';
-import { ingestUsageEvents as ingestUsageEventsService, type UsageEventInput } from '../../services/usage/ingest';
+import { ingestUsageEvents as ingestUsageEventsService } from '../../services/usage/ingest';
+import type { UsageEventInput } from '../../services/usage/ingest-outcomes';
 import { reachScope } from '../auth/channel-scope';
 import { channelIdField } from '../common/schemas';
 import { withIdempotency } from '../idempotency/with-idempotency';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { IngestOutcome } from '../../services/usage/ingest';
+import type { IngestOutcome } from '../../services/usage/ingest-outcomes';
 import type { EventShape } from './event-shape';
 
 export const INGEST_STATUSES = ['ACCEPTED', 'DUPLICATE', 'REJECTED'] as const;

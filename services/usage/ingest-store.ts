@@ -1,7 +1,7 @@
 import { formatDecimal } from '../../domain/usage/decimal';
 import { contributionOf, isRefusal, versionAt, type Contribution, type MeasureRefusal } from '../../domain/usage/meters';
 import type { Database, Prisma } from '../../prisma/client';
-import type { IngestOutcome, RejectionReason, UsageEventInput } from './ingest';
+import type { IngestOutcome, RejectionReason, UsageEventInput } from './ingest-outcomes';
 import { runIngestStatement, type ContributionColumns, type EventColumns } from './ingest-statement';
 import { accountMeters, reloadAccountMeters, type AccountMeters } from './meter-cache';
 
