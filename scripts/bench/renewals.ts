@@ -20,6 +20,7 @@ import { apiClient } from './api-client';
 import { CORES, sampleMachineCpu, type MachineCpu } from './machine-cpu';
 import { seedPayers, type Payer } from './payers';
 import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './temporal-server';
+import { checkUsageLines, createUsagePrices, eventsOf, ingestUsage, USAGE_SETTINGS, type UsageCheck, type UsagePrices } from './renewal-usage';
 
 /**
  * `npm run bench:renewals [N]`: N subscriptions whose billing cycle ends at the same instant on
@@ -29,6 +30,10 @@ import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './
  * whose no-op activity is local, as the platform's renewal is: the ceiling of its shape. All measure
  * from the instant: renewals completed per second, the slowest end-to-end latency, and the
  * worker's resident memory (a child process of its own, sampled from /proc).
+ *
+ * With BENCH_USAGE=1 every platform subscription also has a usage line, and its renewal bills
+ * the fixed line ahead and the usage ingested for the period that ended (renewal-usage.ts); the
+ * ceilings stay the bare workflows.
  */
 const ROOT = resolve(__dirname, '../..');
 const N = Number(process.argv[2] ?? process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
@@ -42,6 +47,9 @@ const START_CONCURRENCY = 32;
  */
 const SLACK_MS = Number(process.env.BENCH_SLACK_S ?? 20) * 1000;
 const PLATFORM_SLACK_MS = Number(process.env.BENCH_PLATFORM_SLACK_S ?? 60) * 1000;
+const USAGE = process.env.BENCH_USAGE === '1';
+/** What the instant leaves for ingesting the usage events, per event: 5,000 events/s, a quarter of what ingestion is meant to reach. */
+const INGEST_MS_PER_EVENT = 0.2;
 interface HalfResult {
   label: string;
   count: number;
@@ -60,6 +68,8 @@ interface HalfResult {
   perRenewal?: PerOperation;
   /** The platform, with BENCH_STATEMENTS: the most frequent statements of that window. */
   topStatements?: string[];
+  /** The platform, with BENCH_USAGE: the events ingested before the instant, and the renewal invoices checked against them. */
+  usage?: { events: number; ingestedPerSecond: number; check: UsageCheck };
 }
 
 function log(message: string): void {
@@ -267,14 +277,20 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
       call('product-prices/create', { product_id: product.id, currency: 'EUR', amount: 990, billing_type: 'RECURRING', billing_period_config: period });
     const hourly = await price({ value: 1, unit: 'HOUR' });
     const monthly = await price({ value: 1, unit: 'MONTH' });
+    const usagePrices: UsagePrices | undefined = USAGE ? await createUsagePrices(call) : undefined;
 
-    const create = (payer: Payer, priceId: string, anchor: number, reference: string) =>
+    const fixed = { HOUR: hourly.id as string, MONTH: monthly.id as string };
+    const create = (payer: Payer, period: 'HOUR' | 'MONTH', anchor: number, reference: string) =>
       call('subscriptions/create', {
         customer_id: payer.customerId,
         payment_instrument_id: payer.instrumentId,
-        line_items: [{ product_price_id: priceId, quantity: 1 }],
+        line_items: [
+          { product_price_id: fixed[period], quantity: 1 },
+          ...(usagePrices ? [{ product_price_id: usagePrices.priceIds[period], quantity: 1 }] : []),
+        ],
         anchor_at: formatDateTime(new Date(anchor)),
         merchant_reference: reference,
+        ...(usagePrices ? { settings: USAGE_SETTINGS } : {}),
       });
     const activeCount = (reference: string) => db.subscription.count({ where: { merchantReference: reference, status: 'ACTIVE' } });
     const allActive = (reference: string, n: number, deadline: number) =>
@@ -283,27 +299,36 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     // Monthly, anchored two weeks out: these never renew within the run. The first one waits
     // for the worker to bundle its workflows, so it is not part of the calibration.
     const farAnchor = Date.now() + 15 * 86_400_000;
-    await create(payers[count + CALIBRATION]!, monthly.id, farAnchor, 'warm-up');
+    await create(payers[count + CALIBRATION]!, 'MONTH', farAnchor, 'warm-up');
     await allActive('warm-up', 1, Date.now() + 900_000);
     const calibrationStarted = Date.now();
-    await pool(CALIBRATION, 16, (i) => create(payers[count + i]!, monthly.id, farAnchor, 'calibration').then(() => undefined));
+    await pool(CALIBRATION, 16, (i) => create(payers[count + i]!, 'MONTH', farAnchor, 'calibration').then(() => undefined));
     // The rate from the first 90 %: a straggler stuck in an activity timeout must not stretch it.
     const mostActive = Math.ceil(CALIBRATION * 0.9);
     await allActive('calibration', mostActive, Date.now() + 900_000);
     const calibrationMs = Date.now() - calibrationStarted;
     await allActive('calibration', CALIBRATION, Date.now() + 900_000);
-    const boundary = boundaryAfter(calibrationMs, mostActive, count, Date.now(), PLATFORM_SLACK_MS);
+    const usageEvents = USAGE ? Array.from({ length: count }, (_, i) => eventsOf(i)).reduce((a, b) => a + b, 0) : 0;
+    const boundary = boundaryAfter(calibrationMs, mostActive, count, Date.now(), PLATFORM_SLACK_MS + usageEvents * INGEST_MS_PER_EVENT);
 
     // Hourly, anchored at the boundary: the first invoice covers now → boundary, the renewal is at it.
     log(`subscriptions: creating ${count}, all renewing at ${new Date(boundary).toISOString()}`);
     const createStarted = Date.now();
-    await pool(count, 16, (i) => create(payers[i]!, hourly.id, boundary, 'measured').then(() => undefined));
+    await pool(count, 16, (i) => create(payers[i]!, 'HOUR', boundary, 'measured').then(() => undefined));
     const apiCreatedPerSecond = count / ((Date.now() - createStarted) / 1000);
     log(`subscriptions: ${count} created through the API at ${apiCreatedPerSecond.toFixed(1)}/s`);
     await allActive('measured', count, boundary - 1000);
     const createdPerSecond = count / ((Date.now() - createStarted) / 1000);
     const setupS = (Date.now() - setupStarted) / 1000;
     log(`subscriptions: all ${count} ACTIVE at ${createdPerSecond.toFixed(1)}/s; setup took ${setupS.toFixed(0)} s`);
+    const customerIds = payers.slice(0, count).map((payer) => payer.customerId);
+    let ingested: { events: number; perSecond: number } | undefined;
+    if (USAGE) {
+      ingested = await ingestUsage(call, db, 'measured', customerIds, Math.min(Date.now(), boundary - 1000));
+      log(`subscriptions: ${ingested.events} usage events ingested at ${ingested.perSecond.toFixed(0)}/s`);
+      // The statement counts start 2 s before the instant: ingestion must be over by then.
+      if (Date.now() >= boundary - 2500) throw new Error('ingesting the usage events took up to the instant; raise BENCH_PLATFORM_SLACK_S');
+    }
 
     const idleRssMb = rssMb(worker.pid!);
     await new Promise((r) => setTimeout(r, Math.max(0, boundary - 2000 - Date.now())));
@@ -325,7 +350,9 @@ async function subscriptions(address: string, postgres: EmbeddedPostgresHandle, 
     await counter.settle();
     const perRenewal = perOperation(before, await counter.snapshot(), count);
     const topStatements = process.env.BENCH_STATEMENTS ? await counter.topStatements() : undefined;
-    return { label: 'subscriptions: the platform renewing', count, createdPerSecond, apiCreatedPerSecond, setupS, latenciesMs, idleRssMb, peakRssMb, machine, perRenewal, topStatements };
+    const usage = ingested && { events: ingested.events, ingestedPerSecond: ingested.perSecond, check: await checkUsageLines(db, 'measured', customerIds, boundary) };
+    const label = USAGE ? 'subscriptions: platform, fixed + usage' : 'subscriptions: the platform renewing';
+    return { label, count, createdPerSecond, apiCreatedPerSecond, setupS, latenciesMs, idleRssMb, peakRssMb, machine, perRenewal, topStatements, usage };
   } finally {
     await api?.stop();
     await stopChild(worker);
@@ -372,7 +399,7 @@ async function main(): Promise<void> {
     postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: pgPort, persistent: false, settings: STATEMENT_COUNTING_SETTINGS });
     await ensureDatabase(postgres.adminUrl, 'bench');
     temporal = await startBenchTemporal(kind, postgres, pgPort, dir);
-    log(`${server} on ${temporal.address}, PostgreSQL ready; N = ${N}`);
+    log(`${server} on ${temporal.address}, PostgreSQL ready; N = ${N}${USAGE ? ', every subscription with a usage line' : ''}`);
 
     const bare = await ceiling(temporal.address, N);
     // Printed now too: the platform half can run for an hour, and a run stopped in it keeps this.
@@ -381,11 +408,16 @@ async function main(): Promise<void> {
     log(row(bareLocal));
     const platform = await subscriptions(temporal.address, postgres, dir, N);
     console.log('');
-    console.log(`${N} renewals due at the same instant, ${server}, worker in its own process:`);
+    console.log(`${N} renewals due at the same instant${USAGE ? ', each with a usage line' : ''}, ${server}, worker in its own process:`);
     console.log(`  ${row(bare)}`);
     console.log(`  ${row(bareLocal)}`);
     console.log(`  ${row(platform)}`);
     console.log(`  platform ${formatPerOperation(platform.perRenewal!, 'renewal')}`);
+    if (platform.usage) {
+      const { events, ingestedPerSecond, check } = platform.usage;
+      console.log(`  usage: ${events} events ingested before the instant at ${ingestedPerSecond.toFixed(0)}/s; ${check.invoices} renewal invoices, usage quantity ${check.quantity} billed of ${events} sent`);
+      console.log(`  renewal invoices whose usage line is missing or wrong: ${check.mismatches}`);
+    }
     if (platform.topStatements) console.log(platform.topStatements.join('\n'));
     const cpuRatio = bare.machine.cpuMsPerRenewal / platform.machine.cpuMsPerRenewal;
     console.log(`  machine CPU per renewal, ceiling / platform: ${cpuRatio.toFixed(3)} (the ratio the machine allows while its CPU is the limit)`);
