@@ -84,6 +84,25 @@ function usageLines(invoice: { line_items: { id?: string; usage?: Record<string,
 }
 
 describe('usage lines on subscription invoices', () => {
+  // First: once a subscription has issued its last usage invoice (the last test), the
+  // time-skipping test server's sleep stopped returning for the tests after it in this file.
+  it('previews usage too large for an invoice line as a 422, not a 500', async () => {
+    const { customerId } = await s.payer();
+    const calls = await meter('COUNT');
+    const priceId = await usagePrice(calls.meterId, { model: 'PER_UNIT', unit_amount_decimal: '999999999' });
+    const startsAt = await s.soon();
+    const start = Date.parse(startsAt);
+    const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1 }], starts_at: startsAt });
+    await s.sleep(2 * MINUTE);
+    await s.statusBecomes(created.id, 'ACTIVE');
+    await send(calls, customerId, [start + MINUTE, start + MINUTE + 1, start + MINUTE + 2]);
+    expect(await s.refused('invoices/preview', { subscription_id: created.id })).toMatchObject({
+      status: 422,
+      code: 'USAGE_CHARGE_TOO_LARGE',
+      context: { amount_decimal: '2999999997', max_amount: 2_147_483_647 },
+    });
+  });
+
   it('bills a week of usage after the grace, as previewed at the week end, and a late event as an adjustment on the next invoice', async () => {
     const { customerId } = await s.payer();
     const calls = await meter('COUNT');
@@ -181,21 +200,5 @@ describe('usage lines on subscription invoices', () => {
     expect(all).toHaveLength(3);
     const last = await invoiceObject(all[2]!.id);
     expect(last.line_items).toEqual([expect.objectContaining({ amount: 125, usage: expect.objectContaining({ kind: 'PERIOD', quantity: '11' }) })]);
-  });
-  it('previews usage too large for an invoice line as a 422, not a 500', async () => {
-    const { customerId } = await s.payer();
-    const calls = await meter('COUNT');
-    const priceId = await usagePrice(calls.meterId, { model: 'PER_UNIT', unit_amount_decimal: '999999999' });
-    const startsAt = await s.soon();
-    const start = Date.parse(startsAt);
-    const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: priceId, quantity: 1 }], starts_at: startsAt });
-    await s.sleep(2 * MINUTE);
-    await s.statusBecomes(created.id, 'ACTIVE');
-    await send(calls, customerId, [start + MINUTE, start + MINUTE + 1, start + MINUTE + 2]);
-    expect(await s.refused('invoices/preview', { subscription_id: created.id })).toMatchObject({
-      status: 422,
-      code: 'USAGE_CHARGE_TOO_LARGE',
-      context: { amount_decimal: '2999999997', max_amount: 2_147_483_647 },
-    });
   });
 });
