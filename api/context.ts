@@ -4,6 +4,7 @@ import type { ClientInfo } from '../services/dashboard/actor';
 import type { SessionCredentials } from './dashboard/session-auth';
 import type { SecretCache } from './auth/secret-cache';
 import type { RateLimiting } from './rate-limit/token-bucket';
+import type { Principal } from './auth/principal';
 
 /**
  * Everything a procedure may use, built without an HTTP request (api/http/server.ts makes one
@@ -22,6 +23,11 @@ export interface Context {
   idempotencyKey?: string;
   /** The dashboard's cookie and CSRF header: the credentials when no `Authorization` is sent (docs/dashboard.md). */
   session?: SessionCredentials;
+  /**
+   * The caller as the customer portal's transport resolved it (api/portal/): set only there, and
+   * then used instead of any header (api/auth/authenticate.ts).
+   */
+  portalPrincipal?: Principal;
   /** Address and user agent, written to the audit log for a dashboard user's changes. */
   client?: ClientInfo;
   /** Headers a procedure or middleware adds to its response. */
@@ -35,7 +41,7 @@ export type ContextDependencies = Pick<Context, 'db' | 'temporal' | 'rateLimiter
 
 export function createContext(
   deps: ContextDependencies,
-  request: { requestId: string; authorization?: string; idempotencyKey?: string; session?: SessionCredentials; client?: ClientInfo },
+  request: { requestId: string; authorization?: string; idempotencyKey?: string; session?: SessionCredentials; client?: ClientInfo; portalPrincipal?: Principal },
 ): Context {
   return { ...deps, ...request, now: deps.now ?? (() => new Date()), responseHeaders: {} };
 }

@@ -56,8 +56,9 @@ export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next, typ
       transaction: <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => ctx.db.$transaction(work),
     },
   });
-  if (principal.user && type === 'mutation' && result.ok) {
-    await auditOperation(ctx, principal.user, meta.openapi?.path ?? '', await getRawInput(), result.data);
+  const actor = principal.user ?? principal.customer;
+  if (actor && type === 'mutation' && result.ok) {
+    await auditOperation(ctx, actor, meta.openapi?.path ?? '', await getRawInput(), result.data);
   }
   return result;
 });

@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   dashboardAuditEntry: 'aud_',
   dashboardPasswordReset: 'pwr_',
   meter: 'mtr_',
+  customerPortalSession: 'cps_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -62,8 +62,10 @@ async function readSecret(db: Database, lookup: string): Promise<SecretRecord | 
  * The caller of a /v2 operation: the API key of `Authorization` when one is sent; else the
  * dashboard session of the `bp_session` cookie, with its CSRF token in `x-csrf-token` required
  * on every operation (403 without), at account level with the permissions of the user's role.
+ * The customer portal's transport resolves its caller itself and passes it as `portalPrincipal`.
  */
-export async function authenticateCaller(ctx: Pick<Context, 'db' | 'authorization' | 'session' | 'now' | 'secretCache'>): Promise<Principal> {
+export async function authenticateCaller(ctx: Pick<Context, 'db' | 'authorization' | 'session' | 'now' | 'secretCache' | 'portalPrincipal'>): Promise<Principal> {
+  if (ctx.portalPrincipal) return ctx.portalPrincipal;
   if (ctx.authorization === undefined && ctx.session && hasSessionCookie(ctx.session)) {
     const { actor } = await authenticateSession(ctx.db, ctx.session, ctx.now(), { requireCsrf: true });
     return { accountId: actor.accountId, apiKeyId: actor.userId, channelIds: [], permissions: new Set(permissionsOfRole(actor.role)), user: actor };

@@ -1,8 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import type { AnyProcedure, AnyRouter } from '@trpc/server';
-import { createContext, type Context, type ContextDependencies } from '../context';
+import { createContext, type ContextDependencies } from '../context';
 import { envelopeOf, toApiError } from '../errors/envelope';
 import { retryAfterSeconds } from '../errors/retry-after';
 import { registerFileRoutes } from '../files/routes';
@@ -20,6 +19,7 @@ import { refuseUnstorableCharacters } from './unstorable-characters';
 import { itemsJudgedAlone, withoutItems } from './items-judged-alone';
 import { ApiMetrics, registerMetrics } from './metrics';
 import { procedureTable } from './procedure-table';
+import { callProcedure } from './call-procedure';
 import { seeOtherPaths, type SeeOther } from './see-other';
 import { drainConnectionsOnClose } from './connection-drain';
 import { registerSlowRequestLog, slowRequestSetting } from './slow-requests';
@@ -40,16 +40,6 @@ export interface ServerOptions {
   trustProxy?: boolean | string;
   /** Requests slower than this are logged at `warn`; default from SLOW_REQUEST_MS (api/http/slow-requests.ts). */
   slowRequestMs?: number;
-}
-
-/**
- * Calls the procedure at `dotted` as tRPC's `createCaller` does (same options, the router's
- * middlewares, input parsing and output validation all inside the procedure), without building
- * a caller proxy per request and resolving the path through it.
- */
-function callProcedure(dotted: string, ctx: Context, input: unknown): Promise<unknown> {
-  const procedure = ((appRouter as AnyRouter)._def.procedures as Record<string, AnyProcedure>)[dotted]!;
-  return procedure({ path: dotted, getRawInput: async () => input, ctx, type: procedure._def.type, signal: undefined, batchIndex: 0 });
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

@@ -1,6 +1,7 @@
 import { formatDateTime } from '../../domain/datetime';
 import { newId } from '../../domain/ids';
 import type { Database, Prisma } from '../../prisma/client';
+import type { PortalActor } from '../portal/actor';
 import type { ClientInfo, DashboardActor } from './actor';
 
 export interface AuditedAction {
@@ -10,10 +11,24 @@ export interface AuditedAction {
   at: Date;
 }
 
+/** `USER`: a dashboard user; `CUSTOMER`: a customer in the customer portal (docs/portal.md). */
+export type AuditActorType = 'USER' | 'CUSTOMER';
+
+/** Who an entry names: a dashboard user (`usr_…`), or a customer (`cust_…`) acting in the portal. */
+export interface AuditActor extends Pick<DashboardActor, 'userId' | 'email' | 'accountId'> {
+  actorType?: AuditActorType;
+}
+
+export function auditActorOf(actor: DashboardActor | PortalActor): AuditActor {
+  return 'customerId' in actor
+    ? { actorType: 'CUSTOMER', userId: actor.customerId, email: actor.email, accountId: actor.accountId }
+    : { actorType: 'USER', userId: actor.userId, email: actor.email, accountId: actor.accountId };
+}
+
 /** Who did what to which object, when and from where; the user's e-mail is copied so the entry outlives the user. */
 export async function recordAudit(
   db: Database | Prisma.TransactionClient,
-  actor: Pick<DashboardActor, 'userId' | 'email' | 'accountId'>,
+  actor: AuditActor,
   client: ClientInfo,
   entry: AuditedAction,
 ): Promise<void> {
@@ -21,6 +36,7 @@ export async function recordAudit(
     data: {
       id: newId('dashboardAuditEntry', entry.at.getTime()),
       accountId: actor.accountId,
+      actorType: actor.actorType ?? 'USER',
       userId: actor.userId,
       userEmail: actor.email,
       action: entry.action,
@@ -40,7 +56,7 @@ export interface AuditFilters {
   to?: Date;
 }
 
-const auditSelect = { id: true, userId: true, userEmail: true, action: true, objectId: true, ip: true, userAgent: true, createdAt: true } as const;
+const auditSelect = { id: true, actorType: true, userId: true, userEmail: true, action: true, objectId: true, ip: true, userAgent: true, createdAt: true } as const;
 
 /** Newest first, `take` entries below `beforeId`; `from` inclusive, `to` exclusive. */
 export function listAuditEntries(db: Database, accountId: string, filters: AuditFilters, beforeId: string | undefined, take: number) {
@@ -62,6 +78,7 @@ export function listAuditEntries(db: Database, accountId: string, filters: Audit
 export function serializeAuditEntry(row: Awaited<ReturnType<typeof listAuditEntries>>[number]) {
   return {
     id: row.id,
+    actor_type: row.actorType as AuditActorType,
     user_id: row.userId,
     user_email: row.userEmail,
     action: row.action,
