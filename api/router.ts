@@ -4,6 +4,7 @@ import { couponsRouter } from './coupons/router';
 import { creditNotesRouter } from './credit-notes/router';
 import { customerBalanceTransactionsRouter } from './customer-balance-transactions/router';
 import { customersRouter } from './customers/router';
+import { customerPortalSessionsRouter } from './customer-portal-sessions/router';
 import { invoicesRouter } from './invoices/router';
 import { metersRouter } from './meters/router';
 import { monthlyStatementsRouter } from './monthly-statements/router';
@@ -23,6 +24,7 @@ import { webhooksRouter } from './webhooks/router';
 export const appRouter = router({
   'api-keys': apiKeysRouter,
   customers: customersRouter,
+  'customer-portal-sessions': customerPortalSessionsRouter,
   'customer-balance-transactions': customerBalanceTransactionsRouter,
   'payment-instruments': paymentInstrumentsRouter,
   'routing-configs': routingConfigsRouter,

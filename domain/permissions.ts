@@ -54,6 +54,7 @@ export const PERMISSIONS = [
   'customers:get',
   'customers:list',
   'customers:update',
+  'customer-portal-sessions:create',
   'customer-balance-transactions:create',
   'customer-balance-transactions:list',
   'payment-instruments:get',

@@ -12,6 +12,8 @@ import { registerV1Routes } from '../v1/routes';
 import { registerStripeWebhookRoutes } from '../providers/stripe-webhooks';
 import { createLogger, type Logger } from '../../services/logging/logger';
 import { registerDashboardRoutes } from '../dashboard/routes';
+import { registerPortalRoutes } from '../portal/routes';
+import { registerHostedInvoiceRoutes } from '../portal/hosted-invoice-routes';
 import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { registerDashboardStatic } from './dashboard-static';
 import { registerHealthRoutes } from './health';
@@ -130,6 +132,8 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   registerStripeWebhookRoutes(app, deps);
   registerDashboardStatic(app);
   registerDashboardRoutes(app, deps);
+  registerPortalRoutes(app, deps);
+  registerHostedInvoiceRoutes(app, deps);
 
   app.post('/v2/:resources/:action', async (request, reply) => {
     const path = request.url.split('?')[0]!;

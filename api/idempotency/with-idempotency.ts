@@ -19,7 +19,7 @@ type Work<T> = (ctx: AuthorizedContext) => Promise<T>;
  * Operations whose response shows a secret once. Their stored response is sealed with
  * SECRETS_KEY, so the record kept for replays is no plaintext copy of the secret.
  */
-const SECRET_REVEALING_OPERATIONS: ReadonlySet<string> = new Set(['api-keys/create', 'api-keys/rotate', 'webhooks/create', 'webhooks/rotate-key']);
+const SECRET_REVEALING_OPERATIONS: ReadonlySet<string> = new Set(['api-keys/create', 'api-keys/rotate', 'webhooks/create', 'webhooks/rotate-key', 'customer-portal-sessions/create']);
 
 function sealingPurpose(operation: string): string {
   return `idempotency-response:${operation}`;

@@ -5,6 +5,7 @@ import { couponErrorCodes } from '../coupons/error-codes';
 import { creditNoteErrorCodes } from '../credit-notes/error-codes';
 import { customerBalanceTransactionErrorCodes } from '../customer-balance-transactions/error-codes';
 import { customerErrorCodes } from '../customers/error-codes';
+import { customerPortalSessionErrorCodes } from '../customer-portal-sessions/error-codes';
 import { invoiceErrorCodes } from '../invoices/error-codes';
 import { meterErrorCodes } from '../meters/error-codes';
 import { paymentInstrumentErrorCodes } from '../payment-instruments/error-codes';
@@ -22,6 +23,7 @@ export const IDEMPOTENCY_KEY_REUSED_WHEN =
 const DECLARED: { [R in keyof Operations]?: ResourceErrorCodes<R> } = {
   'api-keys': apiKeyErrorCodes,
   customers: customerErrorCodes,
+  'customer-portal-sessions': customerPortalSessionErrorCodes,
   'customer-balance-transactions': customerBalanceTransactionErrorCodes,
   'payment-instruments': paymentInstrumentErrorCodes,
   'routing-configs': routingConfigErrorCodes,

@@ -4,6 +4,7 @@ import { couponRequestExamples } from '../coupons/request-examples';
 import { creditNoteRequestExamples } from '../credit-notes/request-examples';
 import { customerBalanceTransactionRequestExamples } from '../customer-balance-transactions/request-examples';
 import { customerRequestExamples } from '../customers/request-examples';
+import { customerPortalSessionRequestExamples } from '../customer-portal-sessions/request-examples';
 import { invoiceRequestExamples } from '../invoices/request-examples';
 import { meterRequestExamples } from '../meters/request-examples';
 import { monthlyStatementRequestExamples } from '../monthly-statements/request-examples';
@@ -22,6 +23,7 @@ import type { Operations, ResourceRequestExamples } from './operation-types';
 const EXAMPLES: { [R in keyof Operations]: ResourceRequestExamples<R> } = {
   'api-keys': apiKeyRequestExamples,
   customers: customerRequestExamples,
+  'customer-portal-sessions': customerPortalSessionRequestExamples,
   'customer-balance-transactions': customerBalanceTransactionRequestExamples,
   'payment-instruments': paymentInstrumentRequestExamples,
   'routing-configs': routingConfigRequestExamples,

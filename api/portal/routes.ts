@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { csrfTokenMatches } from '../../domain/dashboard-tokens';
+import { ApiError } from '../../domain/errors';
+import { openPortalLink, resolvePortalSession } from '../../services/portal/sessions';
+import type { ContextDependencies } from '../context';
+import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
+import { publicRouteThrottle } from '../dashboard/public-route-throttle';
+import { refuseCrossSite } from '../dashboard/session-auth';
+import { envelopeOf, toApiError } from '../errors/envelope';
+import { retryAfterSeconds } from '../errors/retry-after';
+import { refuseUnstorableCharacters } from '../http/unstorable-characters';
+import type { PortalOperation } from './operation';
+import { billingDetailsOperations } from './operations/billing-details';
+import { invoiceOperations } from './operations/invoices';
+import { paymentInstrumentOperations } from './operations/payment-instruments';
+import { sessionOperations } from './operations/session';
+import { subscriptionOperations } from './operations/subscriptions';
+import { portalPrincipal } from './portal-principal';
+import { clearedPortalCookie, portalCookie, portalTokenOf } from './session-cookie';
+
+const OPERATIONS: Record<string, PortalOperation> = {
+  ...sessionOperations,
+  ...invoiceOperations,
+  ...paymentInstrumentOperations,
+  ...subscriptionOperations,
+  ...billingDetailsOperations,
+};
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function send(reply: FastifyReply, error: ApiError): FastifyReply {
+  const { status, body } = envelopeOf(error);
+  const retryAfter = retryAfterSeconds(error, Date.now());
+  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+  return reply.code(status).type('application/json').send(body);
+}
+
+function parseJson(raw: unknown): unknown {
+  const text = typeof raw === 'string' ? raw : '';
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw ApiError.validation({ body: { type: 'FORMAT', message: 'Malformed JSON.' } }, 'The request body is not valid JSON.');
+  }
+}
+
+const sessionEnded = () => new ApiError('UNAUTHENTICATED', 'The portal session has ended or expired; open the portal again from the merchant’s site.');
+
+/**
+ * The customer portal's transport (docs/portal.md): `GET /portal/open/<token>` turns a one-time
+ * link into a session cookie, and `POST /portal/api/{group}/{action}` runs the portal's
+ * operations for that session's customer alone, each through the /v2 operation it names.
+ */
+export function registerPortalRoutes(app: FastifyInstance, deps: ContextDependencies): void {
+  const throttle = publicRouteThrottle();
+  const clock = deps.now ?? (() => new Date());
+
+  app.get('/portal/open/:token', async (request, reply) => {
+    reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    const now = clock();
+    try {
+      throttle(request.ip, now);
+    } catch (error) {
+      return send(reply, toApiError(error, undefined));
+    }
+    const { token } = request.params as { token: string };
+    const opened = await openPortalLink(deps.db, token, now, clientInfoOf(request));
+    if (!opened.opened) return reply.code(303).header('location', `/portal/link-refused?reason=${opened.refusal}`).send();
+    return reply.code(303).header('set-cookie', portalCookie(opened.token, sessionCredentialsOf(request).overTls)).header('location', '/portal/').send();
+  });
+
+  app.post('/portal/api/:group/:action', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const { group, action } = request.params as { group: string; action: string };
+    const name = `${group}/${action}`;
+    const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
+    if (!operation) return send(reply, new ApiError('NOT_FOUND', `No endpoint POST /portal/api/${name}.`));
+    const credentials = sessionCredentialsOf(request);
+    const responseHeaders: Record<string, string> = {};
+    let input: unknown;
+    try {
+      refuseCrossSite(credentials);
+      const now = clock();
+      const token = portalTokenOf(credentials.cookie, credentials.overTls);
+      const session = token ? await resolvePortalSession(deps.db, token, now) : null;
+      if (!token || !session) throw sessionEnded();
+      if (operation.csrf && !csrfTokenMatches(token, credentials.csrfToken)) {
+        throw new ApiError('PERMISSION_DENIED', 'The `x-csrf-token` header is missing or does not match this portal session (from session/me).', { header: 'x-csrf-token' });
+      }
+      input = parseJson(request.body);
+      refuseUnstorableCharacters(input);
+      const outcome = await operation.handle(
+        {
+          db: deps.db,
+          session,
+          sessionToken: token,
+          now,
+          v2: {
+            deps,
+            requestId: request.id,
+            client: clientInfoOf(request),
+            principal: portalPrincipal(session.actor, session.channelId),
+            idempotencyKey: header(request, 'idempotency-key'),
+            responseHeaders,
+          },
+        },
+        operation.schema.parse(input),
+      );
+      if (outcome.clearCookie) reply.header('set-cookie', clearedPortalCookie(credentials.overTls));
+      reply.headers(responseHeaders).code(outcome.status ?? 200);
+      return outcome.body === undefined ? reply.send() : reply.type('application/json').send(outcome.body);
+    } catch (error) {
+      const apiError = toApiError(error, input);
+      if (apiError.code === 'INTERNAL') request.log.error({ err: error, operation: name }, 'portal request failed');
+      return send(reply.headers(responseHeaders), apiError);
+    }
+  });
+}
