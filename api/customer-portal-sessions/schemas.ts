@@ -8,7 +8,7 @@ const RETURN_URL = /^(https:\/\/[^\s/?#]+|http:\/\/(localhost|127\.0\.0\.1|\[::1
 export const returnUrl = z
   .string()
   .max(2048)
-  .regex(RETURN_URL)
+  .regex(RETURN_URL, { error: 'Expected an https URL, or http to localhost.' })
   .meta({ description: 'Where the portal’s “back” link and sign-out go: `https`, or `http` to localhost. At most 2,048 characters.' });
 
 export const portalLocale = z
