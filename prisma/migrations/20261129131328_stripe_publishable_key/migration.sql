@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "stripe_connections" ADD COLUMN     "publishable_key" TEXT;
