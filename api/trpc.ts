@@ -57,7 +57,8 @@ export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next, typ
     },
   });
   const actor = principal.user ?? principal.customer;
-  if (actor && type === 'mutation' && result.ok) {
+  // A replay under an Idempotency-Key changed nothing: the first request's entry stands for both.
+  if (actor && type === 'mutation' && result.ok && ctx.responseHeaders['idempotent-replayed'] !== 'true') {
     await auditOperation(ctx, actor, meta.openapi?.path ?? '', await getRawInput(), result.data);
   }
   return result;

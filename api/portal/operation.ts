@@ -36,6 +36,6 @@ export function listed<T>(page: { items: T[]; pagination: { next_page_token?: st
 }
 
 /** A portal list request's `cursor` and `limit` as /v2 `pagination`. */
-export function pagination(input: { cursor?: string; limit?: number }) {
+export function pagination(input: { cursor?: string | null; limit?: number }) {
   return { page_size: input.limit ?? 20, ...(input.cursor ? { next_page_token: input.cursor } : {}) };
 }
