@@ -18,6 +18,7 @@ import { endRevokedKeyRotation } from '../../services/api-keys/revoke';
 import { serializeApiKey } from '../api-keys/schemas';
 import type { SecretCache } from '../auth/secret-cache';
 import { confirmTotp, disableTotp, enrollTotp } from '../../services/dashboard/totp';
+import { readPortalSettings, updatePortalSettings } from '../../services/portal/settings';
 import { connectStripeFromDashboard, paymentProvidersOf } from '../../services/payments/providers/stripe/dashboard-connection';
 import { dashboardAccount, listDashboardUsers, serializeDashboardUser, type DashboardUserRow } from '../../services/dashboard/users';
 import { formatDateTime } from '../../domain/datetime';
@@ -248,6 +249,14 @@ const ROUTES: Record<string, Route> = {
     );
     await audit(ctx, 'payment-providers/connect-stripe', ctx.session.actor.accountId);
     return { body: connection };
+  }),
+  'portal-settings/get': sessionRoute('session', schemas.emptyRequest, async (ctx) => ({
+    body: await readPortalSettings(ctx.db, ctx.session.actor.accountId),
+  })),
+  'portal-settings/update': sessionRoute('admin', schemas.updatePortalSettingsRequest, async (ctx, input) => {
+    const settings = await updatePortalSettings(ctx.db, ctx.session.actor.accountId, input, ctx.now);
+    await audit(ctx, 'portal-settings/update', ctx.session.actor.accountId);
+    return { body: settings };
   }),
   'audit-log/list': sessionRoute('admin', schemas.listAuditLogRequest, async (ctx, input) => {
     const filters = {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { DASHBOARD_ROLES } from '../../domain/dashboard-roles';
+import { MAX_SWITCHABLE_PRICES, PORTAL_CANCELLATION_MODES } from '../../domain/portal/settings';
 import { MAX_PAGE_SIZE } from '../common/pagination';
 import { dateTime, prefixedId } from '../common/schemas';
+import { catalogueId } from '../products/schemas';
 
 /** The request bodies of `/dashboard/api/*` (docs/dashboard.md; the contract of issue 19). */
 
@@ -54,4 +56,12 @@ export const connectStripeRequest = z.strictObject({
   secret_key: z.string().max(512),
   webhook_secret: z.string().max(512),
   api_base: z.string().max(2048).nullable().optional(),
+});
+
+/** The whole PortalSettings object (docs/portal.md, "Settings"), every field required: it replaces the stored one. */
+export const updatePortalSettingsRequest = z.strictObject({
+  cancellation: z.enum(PORTAL_CANCELLATION_MODES),
+  quantity_changes: z.boolean(),
+  switchable_price_ids: z.array(catalogueId).max(MAX_SWITCHABLE_PRICES),
+  billing_details_updates: z.boolean(),
 });

@@ -74,6 +74,7 @@ describe('audit log', () => {
     expect(all.body.data.map((e: { action: string }) => e.action)).toEqual(['api-keys/create', 'customers/update', 'customers/create']);
     expect(all.body.data[2]).toEqual({
       id: expect.stringMatching(/^aud_/),
+      actor_type: 'USER',
       user_id: adminId,
       user_email: 'owner@example.test',
       action: 'customers/create',

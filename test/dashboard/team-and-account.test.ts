@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { recordAudit } from '../../services/dashboard/audit-log';
 import { createInvitation } from '../../services/dashboard/invitations';
+import { readPortalSettings } from '../../services/portal/settings';
 import { launchBrowser } from '../support/browser';
 import { usePlatform } from '../support/platform';
 import { checkPage } from './page-check';
@@ -7,7 +9,8 @@ import { checkPage } from './page-check';
 /**
  * Issue 40 items 6 and 7 in Debian's Chromium against the real platform: an admin sees and
  * revokes pending invitations on the Team page, makes a reset link, removes a user with the keys
- * they issued; anyone changes their own password on the Account page.
+ * they issued; anyone changes their own password on the Account page. Issue 43: an admin sets
+ * the customer portal's settings there, others read them; the audit log names a customer as one.
  */
 const platform = usePlatform();
 
@@ -151,5 +154,84 @@ describe('the Account page', () => {
     await again.getByRole('alert').waitFor();
     await signIn(again, 'support-person@example.com', NEW_PASSWORD);
     await heading(again, 'Customers');
+  });
+});
+
+describe('the Account page’s customer portal settings', () => {
+  it('an admin lets customers cancel at once, change quantities and switch between two prices; others see them read-only', async () => {
+    const product = (await platform.call('/v2/products/create', { name: 'Team plan' })).body;
+    const price = async (body: Record<string, unknown>) =>
+      (await platform.call('/v2/product-prices/create', { product_id: product.id, currency: 'EUR', ...body })).body.id as string;
+    const monthly = await price({ amount: 1900, billing_type: 'RECURRING', billing_period_config: { value: 1, unit: 'MONTH' } });
+    const yearly = await price({ amount: 19000, billing_type: 'RECURRING', billing_period_config: { value: 1, unit: 'YEAR' } });
+    await price({ amount: 5000, billing_type: 'ONE_TIME' });
+
+    await admin.goto(url('/account'));
+    await heading(admin, 'Account security');
+    const section = admin.getByRole('region', { name: 'Customer portal' });
+    const cancellation = section.getByRole('group', { name: 'Customers may cancel a subscription' });
+    await cancellation.getByLabel('At the end of the billing period').waitFor();
+    expect(await cancellation.getByLabel('At the end of the billing period').isChecked()).toBe(true);
+    expect(await section.getByLabel('Update their billing details (address, tax registrations, e-mail)').isChecked()).toBe(true);
+    await section.getByText('None: customers cannot switch prices.').waitFor();
+    const picker = section.getByRole('table', { name: 'Recurring prices' });
+    await picker.getByLabel('Team plan · 19.00 EUR every month').waitFor();
+    expect(await picker.getByText('50.00 EUR').count()).toBe(0);
+
+    await cancellation.getByLabel('Immediately').check();
+    await section.getByLabel('Change the quantity of a subscription line').check();
+    await picker.getByLabel('Team plan · 19.00 EUR every month').check();
+    await picker.getByLabel('Team plan · 190.00 EUR every year').check();
+    const chosen = section.getByRole('list', { name: 'Prices customers may switch between' });
+    await chosen.getByText('Team plan · 190.00 EUR every year').waitFor();
+    await section.getByRole('button', { name: 'Save portal settings' }).click();
+    await section.getByRole('status').getByText('Customer portal settings saved.').waitFor();
+    expect(await readPortalSettings(platform.db, platform.accountId)).toEqual({
+      cancellation: 'IMMEDIATELY',
+      quantity_changes: true,
+      switchable_price_ids: [monthly, yearly],
+      billing_details_updates: true,
+    });
+    expect(await checkPage(admin, 'account-portal-settings')).toEqual([]);
+
+    await chosen.getByRole('button', { name: 'Remove Team plan · 19.00 EUR every month' }).click();
+    await section.getByRole('button', { name: 'Save portal settings' }).click();
+    await section.getByRole('status').getByText('Customer portal settings saved.').waitFor();
+    expect((await readPortalSettings(platform.db, platform.accountId)).switchable_price_ids).toEqual([yearly]);
+
+    const developer = await joinAs('portal-reader@example.com', 'DEVELOPER', 'developer passphrase', 'API keys');
+    await developer.goto(url('/account'));
+    await heading(developer, 'Account security');
+    const readOnly = developer.getByRole('region', { name: 'Customer portal' });
+    await readOnly.getByRole('list', { name: 'Prices customers may switch between' }).getByText('Team plan · 190.00 EUR every year').waitFor();
+    expect(await readOnly.getByLabel('Immediately').isChecked()).toBe(true);
+    expect(await readOnly.getByLabel('Immediately').isDisabled()).toBe(true);
+    expect(await readOnly.getByRole('button', { name: 'Save portal settings' }).count()).toBe(0);
+    expect(await readOnly.getByRole('table', { name: 'Recurring prices' }).count()).toBe(0);
+    await readOnly.getByText('Only a merchant admin can change these.').waitFor();
+    expect(await checkPage(developer, 'account-portal-settings-read-only')).toEqual([]);
+  });
+});
+
+describe('the Audit log page', () => {
+  it('names a customer acting in the portal as the customer, linked to their page', async () => {
+    const customer = (await platform.call('/v2/customers/create', { type: 'INDIVIDUAL', email: 'portal-customer@example.com' })).body;
+    await recordAudit(
+      platform.db,
+      { actorType: 'CUSTOMER', userId: customer.id, email: 'portal-customer@example.com', accountId: platform.accountId },
+      { ip: '203.0.113.9' },
+      { action: 'subscriptions/cancel', objectId: 'sub_portal', at: new Date() },
+    );
+    await admin.goto(url('/audit-log'));
+    await heading(admin, 'Audit log');
+    const row = admin.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'subscriptions/cancel' });
+    const link = row.getByRole('link', { name: 'Customer portal-customer@example.com' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`/dashboard/customers/${customer.id}`);
+    await admin.getByRole('table', { name: 'Audit log' }).getByRole('cell', { name: ADMIN_EMAIL, exact: true }).first().waitFor();
+    expect(await checkPage(admin, 'audit-log-customer-entry')).toEqual([]);
+    await link.click();
+    await heading(admin, /^Customer/);
+    expect(new URL(admin.url()).pathname).toBe(`/dashboard/customers/${customer.id}`);
   });
 });

@@ -28,6 +28,9 @@ export interface Invitation {
 
 export interface AuditEntry {
   id: string;
+  /** USER: a dashboard user or their session's /v2 calls; CUSTOMER: a customer in the customer portal (docs/portal.md). */
+  actor_type: 'USER' | 'CUSTOMER';
+  /** The user's id, or for CUSTOMER the customer's. */
   user_id: string;
   user_email: string;
   action: string;

@@ -29,3 +29,4 @@ export type InvoicePreview = Schemas['InvoicePreview'];
 export type InvoicePreviewLine = InvoicePreview['line_items'][number];
 export type UsageSummary = Schemas['UsageSummary'];
 export type ProductPrice = Schemas['ProductPrice'];
+export type Product = Schemas['Product'];

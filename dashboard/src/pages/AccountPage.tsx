@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { sessionCall } from '../api/session';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PageHeading } from '../components/PageHeading';
+import { PortalSettingsSection } from '../components/PortalSettingsSection';
 import { useMe, useSessionChanged } from '../session';
 
 /** Any signed-in user's own password: the current one, then the new one twice. */
@@ -128,6 +129,7 @@ export function AccountPage() {
       <p>Signed in as {me.user.email}.</p>
       <ChangePassword />
       <TwoStepSignIn />
+      <PortalSettingsSection editable={me.user.role === 'MERCHANT_ADMIN'} />
     </>
   );
 }

@@ -5,6 +5,13 @@ import { dayEnd, dayStart } from '../components/listBody';
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
+import { Link } from '../router';
+
+/** A customer acting in the customer portal is named as one (by id when they have no e-mail) and links to their page. */
+function who(entry: AuditEntry) {
+  if (entry.actor_type !== 'CUSTOMER') return entry.user_email;
+  return <Link to={`/customers/${encodeURIComponent(entry.user_id)}`}>Customer {entry.user_email || entry.user_id}</Link>;
+}
 
 export function AuditLogPage() {
   const [action, setAction] = useState('');
@@ -45,7 +52,7 @@ export function AuditLogPage() {
         empty="Nothing recorded."
         columns={[
           { header: 'When', cell: (entry) => dateTime(entry.created_at) },
-          { header: 'Who', cell: (entry) => entry.user_email },
+          { header: 'Who', cell: who },
           { header: 'What', cell: (entry) => entry.action },
           { header: 'Object', cell: (entry) => entry.object_id ?? '—' },
           { header: 'From', cell: (entry) => `${entry.ip ?? ''} ${entry.user_agent ?? ''}` },
