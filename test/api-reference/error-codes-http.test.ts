@@ -49,6 +49,17 @@ const PROVOKE: Record<string, Record<string, () => Promise<ApiResponse>>> = {
     IDEMPOTENCY_KEY_REUSED: () =>
       reusedKey('/v2/customers/create', { type: 'INDIVIDUAL', email: 'a@example.com' }, { type: 'INDIVIDUAL', email: 'b@example.com' }),
   },
+  '/v2/customer-portal-sessions/create': {
+    INCOMPATIBLE_STATUS: async () => {
+      const customer = await newCustomer();
+      await ok('/v2/customers/update', { id: customer.id, status: 'INACTIVE' });
+      return call('/v2/customer-portal-sessions/create', { customer_id: customer.id });
+    },
+    IDEMPOTENCY_KEY_REUSED: async () => {
+      const customer = await newCustomer();
+      return reusedKey('/v2/customer-portal-sessions/create', { customer_id: customer.id }, { customer_id: customer.id, locale: 'de' });
+    },
+  },
   '/v2/customers/update': {
     INVALID_DEFAULT_PAYMENT_INSTRUMENT: async () =>
       call('/v2/customers/update', { id: (await newCustomer()).id, configuration: { default_payment_instrument_id: 'pi_01jdzzzzzzzzzzzzzzzzzzzzzz' } }),
