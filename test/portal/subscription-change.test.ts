@@ -56,3 +56,31 @@ describe('subscriptions/change', () => {
     expect(issued.at(-1)).toMatchObject({ totalAmount: preview.update_invoice.total_amount });
   });
 });
+
+describe('subscriptions/preview', () => {
+  it('shows the next invoice with the usage measured so far', async () => {
+    const meter = await s.ok('meters/create', { name: 'Portal API calls', event_name: 'portal.api_call', aggregation: 'COUNT' });
+    const product = await s.ok('products/create', { name: 'API calls' });
+    const price = await s.ok('product-prices/create', {
+      product_id: product.id,
+      currency: 'EUR',
+      billing_type: 'USAGE',
+      billing_period_config: { value: 1, unit: 'MONTH' },
+      meter_id: meter.id,
+      usage_model: { model: 'PER_UNIT', unit_amount_decimal: '25' },
+    });
+    const { customerId } = await s.payer();
+    const created = await s.ok('subscriptions/create', { customer_id: customerId, line_items: [{ product_price_id: price.id, quantity: 1 }] });
+    await s.statusBecomes(created.id, 'ACTIVE');
+    const at = new Date(Date.now() + 1_000).toISOString();
+    const ingested = await s.ok('usage-events/ingest', {
+      events: [1, 2, 3].map((n) => ({ event_id: `portal-${n}`, event_name: 'portal.api_call', customer_id: customerId, timestamp: at })),
+    });
+    expect(ingested.accepted).toBe(3);
+
+    const portal = await portalSignIn(platform, customerId);
+    const preview = await portal.ok('subscriptions/preview', { id: created.id });
+    const usageLine = preview.next_invoice.line_items.find((line: { usage?: unknown }) => line.usage);
+    expect(usageLine).toMatchObject({ amount: 75, usage: { meter_id: meter.id, quantity: '3' } });
+  });
+});
