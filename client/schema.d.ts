@@ -198,6 +198,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/customer-portal-sessions/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the customer portal for a customer
+         * @description Extension (docs/portal.md): a one-time link, valid for 10 minutes, that starts a customer portal session for this customer alone: invoices, payment methods, subscriptions and billing details, as the account’s portal settings allow. A customer outside the key’s channels is 404; an INACTIVE one is 422 INCOMPATIBLE_STATUS.
+         */
+        post: operations["customer-portal-sessions-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/customer-balance-transactions/create": {
         parameters: {
             query?: never;
@@ -1859,6 +1879,26 @@ export interface components {
             country: string;
             state?: string;
         };
+        CustomerPortalSession: {
+            /** @description Identifier with the prefix `cps_`. */
+            id: string;
+            /** @description Identifier with the prefix `cust_`. */
+            customer_id: string;
+            /** @description The one-time link to the customer portal: valid for 10 minutes, opens once. Redirect the signed-in customer there; never e-mail it. Answered only here. */
+            url: string;
+            return_url?: string;
+            locale?: string;
+            /**
+             * Format: date-time
+             * @description The link is refused from then on.
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
+             */
+            created_at: string;
+        };
         CustomerBalanceTransaction: {
             /** @description Prefix `cbtx_`. */
             id: string;
@@ -2255,6 +2295,8 @@ export interface components {
             };
             /** @description Signed link to the PDF, opened without an API key; valid 30 days from the answer or event that carries it (docs/invoice-pdf.md). Absent for a DRAFT. */
             pdf_url?: string;
+            /** @description Extension: the public page where the customer reads the invoice, downloads its PDF and, while it is OPEN, DUNNING or UNPAID, pays it, without signing in (docs/portal.md). Signed, it does not expire; rotating URL_SIGNING_KEY cuts it off. Absent for a DRAFT, and when the platform has no URL_SIGNING_KEY. */
+            hosted_invoice_url?: string;
             /**
              * Format: date-time
              * @description ISO 8601 date-time in UTC with a trailing Z, for example 2026-11-21T09:30:00.000000Z.
@@ -3101,7 +3143,7 @@ export interface operations {
                     description?: string;
                     /** @description Channels the key is bound to. Leave out for an account-level key. */
                     channel_ids?: string[];
-                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event")[];
+                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-portal-sessions:create" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event")[];
                 };
             };
         };
@@ -3290,7 +3332,7 @@ export interface operations {
                              * @description A permission `<resource>:<action>`; see docs/permissions.md.
                              * @enum {string}
                              */
-                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event";
+                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-portal-sessions:create" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event";
                         };
                         created_at?: {
                             /** @constant */
@@ -4690,6 +4732,132 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code: "INVALID_DEFAULT_PAYMENT_INSTRUMENT" | "INVALID_TAX_REGISTRATION_VALIDATION_SOURCE" | "INVALID_TAX_REGISTRATION_VALIDATION_UPDATE" | "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
+                        context?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer-portal-sessions-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body replay the first response for 24 hours (docs/idempotency.md). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customer_id": "cust_01jdv3s4e7g1j5m8q2t6w0y3ef",
+                 *       "return_url": "https://merchant.example/account",
+                 *       "locale": "de"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `cust_`. */
+                    customer_id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description Where the portal’s “back” link and sign-out go: `https`, or `http` to localhost. At most 2,048 characters. */
+                    return_url?: string;
+                    /** @description A BCP 47 tag the portal shows first (it speaks `en` and `de`); without it the customer’s `preferred_locales` decide, then English. */
+                    locale?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalSession"];
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state:
+             *
+             *     - `INCOMPATIBLE_STATUS`: The customer is INACTIVE: the portal is only for an ACTIVE customer. `context.status`.
+             *     - `IDEMPOTENCY_KEY_REUSED`: The `Idempotency-Key` was used before with another operation or body (docs/idempotency.md); `context.idempotency_key`, `context.original_operation`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "INCOMPATIBLE_STATUS" | "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;

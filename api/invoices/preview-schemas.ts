@@ -21,7 +21,7 @@ export const invoicePreviewRequest = z
   .meta({ dependentRequired: { proration_date: ['subscription_update'] } });
 
 export const invoicePreviewObject = invoiceObject
-  .omit({ id: true, status: true, pdf_url: true, finalized_at: true, paid_at: true, voided_at: true, created_at: true, updated_at: true, line_items: true })
+  .omit({ id: true, status: true, pdf_url: true, hosted_invoice_url: true, finalized_at: true, paid_at: true, voided_at: true, created_at: true, updated_at: true, line_items: true })
   .extend({
     line_items: z.array(invoiceLineItemObject.omit({ id: true })),
     issued_at: dateTime.meta({ description: 'When the subscription issues it: the next billing, or the update’s time.' }),

@@ -192,6 +192,13 @@ export const invoiceObject = z
       .meta({
         description: `Signed link to the PDF, opened without an API key; valid ${INVOICE_PDF_URL_TTL_SECONDS / 86_400} days from the answer or event that carries it (docs/invoice-pdf.md). Absent for a DRAFT.`,
       }),
+    hosted_invoice_url: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Extension: the public page where the customer reads the invoice, downloads its PDF and, while it is OPEN, DUNNING or UNPAID, pays it, without signing in (docs/portal.md). Signed, it does not expire; rotating URL_SIGNING_KEY cuts it off. Absent for a DRAFT, and when the platform has no URL_SIGNING_KEY.',
+      }),
     finalized_at: dateTime.optional(),
     paid_at: dateTime.optional(),
     voided_at: dateTime.optional(),

@@ -10,7 +10,7 @@ import type { SubscriptionInvoice } from '../subscriptions/invoice-draft';
 type Customer = Awaited<ReturnType<typeof findInvoiceCustomer>>;
 
 /** What only an issued invoice has: its id, status, document and the times it was written. */
-type IssuedOnly = 'id' | 'status' | 'pdf_url' | 'finalized_at' | 'paid_at' | 'voided_at' | 'created_at' | 'updated_at' | 'line_items';
+type IssuedOnly = 'id' | 'status' | 'pdf_url' | 'hosted_invoice_url' | 'finalized_at' | 'paid_at' | 'voided_at' | 'created_at' | 'updated_at' | 'line_items';
 
 /** The section 2.3 invoice a preview shows: every field the issued invoice will carry, less what only issuing gives it. */
 export type InvoicePreview = Omit<InvoiceObject, IssuedOnly> & {
@@ -72,7 +72,7 @@ export function invoicePreviewObject(
     updatedAt: issuedAt,
     lineItems: lineRows('', context.currency, draft, amounts, issuedAt).map((line) => ({ ...line, taxRate: line.taxRate === null ? null : new Prisma.Decimal(line.taxRate) })),
   };
-  const { id: _id, status: _status, pdf_url: _pdf, finalized_at: _f, paid_at: _p, voided_at: _v, created_at: _c, updated_at: _u, line_items, ...rest } = serializeInvoice(row, {
+  const { id: _id, status: _status, pdf_url: _pdf, hosted_invoice_url: _hosted, finalized_at: _f, paid_at: _p, voided_at: _v, created_at: _c, updated_at: _u, line_items, ...rest } = serializeInvoice(row, {
     now: issuedAt,
     customer: context.customer,
   });

@@ -72,6 +72,8 @@ export type InvoiceObject = {
   merchant_reference?: string;
   metadata?: Metadata;
   pdf_url?: string;
+  /** Extension: the public page to read and pay the invoice (docs/portal.md); absent for a DRAFT. */
+  hosted_invoice_url?: string;
   finalized_at?: string;
   paid_at?: string;
   voided_at?: string;

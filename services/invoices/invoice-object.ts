@@ -10,6 +10,7 @@ import type { Metadata } from '../../domain/metadata';
 
 export type { InvoiceCustomer, InvoiceObject };
 import { invoicePdfUrl } from './pdf-url';
+import { hostedInvoiceUrl } from './hosted-invoice-url';
 
 /** What `invoices.discounts` stores: the coupon as it was applied, so a later coupon change cannot alter an invoice. */
 export interface StoredDiscount {
@@ -122,7 +123,8 @@ export function serializeInvoice(row: InvoiceRow, options: SerializeOptions): In
     if (!options.customer) throw new Error(`Invoice ${row.id} has no snapshot yet: pass its live customer.`);
     customer = customerSnapshotOf(options.customer);
   }
-  const pdfUrl = row.status === 'DRAFT' ? undefined : invoicePdfUrl(row.id, options.now);
+  const issued = row.status !== 'DRAFT';
+  const pdfUrl = issued ? invoicePdfUrl(row.id, options.now) : undefined;
   return {
     id: row.id,
     channel_id: row.channelId,
@@ -160,6 +162,7 @@ export function serializeInvoice(row: InvoiceRow, options: SerializeOptions): In
     ...present('merchant_reference', row.merchantReference),
     ...present('metadata', row.metadata as Metadata | null),
     ...present('pdf_url', pdfUrl),
+    ...present('hosted_invoice_url', issued ? hostedInvoiceUrl(row.id) : undefined),
     ...present('finalized_at', row.finalizedAt && formatDateTime(row.finalizedAt)),
     ...present('paid_at', row.paidAt && formatDateTime(row.paidAt)),
     ...present('voided_at', row.voidedAt && formatDateTime(row.voidedAt)),

@@ -39,7 +39,7 @@ async function issued(id: string) {
 
 /** The fields an issued invoice and a preview share: everything but what only issuing (id, status, times, document) or previewing adds. */
 function shared(invoice: Record<string, any>) {
-  const { id, status, pdf_url, finalized_at, paid_at, voided_at, created_at, updated_at, issued_at, period, starting_balance, ending_balance, line_items, ...rest } = invoice;
+  const { id, status, pdf_url, hosted_invoice_url, finalized_at, paid_at, voided_at, created_at, updated_at, issued_at, period, starting_balance, ending_balance, line_items, ...rest } = invoice;
   return { ...rest, line_items: (line_items as Record<string, unknown>[]).map(({ id: _id, ...line }) => line) };
 }
 
