@@ -63,3 +63,11 @@ if [ ! -f dashboard/dist/index.html ] || [ ! -f dashboard/dist/.build-stamp ] ||
   npm run --silent dashboard:build
   echo "$dashboard_hash" > dashboard/dist/.build-stamp
 fi
+
+# The portal's likewise: its sources, the domain modules and typed client it imports, the lockfile.
+portal_hash=$( (find portal domain client -path portal/dist -prune -o -type f -print | LC_ALL=C sort | xargs cat; cat package-lock.json) | sha256sum | cut -d' ' -f1)
+if [ ! -f portal/dist/index.html ] || [ ! -f portal/dist/.build-stamp ] || [ "$(cat portal/dist/.build-stamp)" != "$portal_hash" ]; then
+  echo "[install] portal build"
+  npm run --silent portal:build
+  echo "$portal_hash" > portal/dist/.build-stamp
+fi

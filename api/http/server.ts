@@ -16,6 +16,7 @@ import { registerPortalRoutes } from '../portal/routes';
 import { registerHostedInvoiceRoutes } from '../portal/hosted-invoice-routes';
 import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { registerDashboardStatic } from './dashboard-static';
+import { registerPortalStatic } from './portal-static';
 import { registerHealthRoutes } from './health';
 import { refuseUnstorableCharacters } from './unstorable-characters';
 import { itemsJudgedAlone, withoutItems } from './items-judged-alone';
@@ -131,6 +132,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
   registerV1Routes(app, deps);
   registerStripeWebhookRoutes(app, deps);
   registerDashboardStatic(app);
+  registerPortalStatic(app);
   registerDashboardRoutes(app, deps);
   registerPortalRoutes(app, deps);
   registerHostedInvoiceRoutes(app, deps);
