@@ -26,7 +26,7 @@ const USAGE = `Operator commands (DATABASE_URL must point at the platform's data
   npm run operator -- create-legal-entity --account acct_… --name "Acme GmbH" --country DEU
   npm run operator -- assign-legal-entity --channel chn_… --legal-entity le_…|none
   npm run operator -- list-legal-entities --account acct_…
-  npm run operator -- connect-stripe --account acct_… --secret-key sk_… --webhook-secret whsec_… [--api-base http://…]   (saves or rotates the account's Stripe credentials after Stripe accepted the key; prints their last 4 only; without --api-base a rotation keeps the address, docs/payments-stripe.md)
+  npm run operator -- connect-stripe --account acct_… --secret-key sk_… --webhook-secret whsec_… [--api-base http://…] [--publishable-key pk_…]   (saves or rotates the account's Stripe credentials after Stripe accepted the key; prints their last 4 only; without --api-base or --publishable-key a rotation keeps them, docs/payments-stripe.md)
   npm run operator -- stripe-connection --account acct_…   (the account's Stripe connection: livemode, last 4 of each secret, address, who connected it)
   npm run operator -- temporal-setup [--retention-days 7]   (Temporal's settings, docs/configuration.md: creates the namespace when missing and registers the platform's search attributes; safe to repeat)`;
 
@@ -38,7 +38,7 @@ function parseOptions(args: string[]) {
   try {
     return parseArgs({
       args,
-      options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, to: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, 'secret-key': { type: 'string' }, 'webhook-secret': { type: 'string' }, 'api-base': { type: 'string' } },
+      options: { name: { type: 'string' }, account: { type: 'string' }, channels: { type: 'string' }, permissions: { type: 'string' }, enabled: { type: 'string' }, country: { type: 'string' }, channel: { type: 'string' }, 'legal-entity': { type: 'string' }, 'overlap-hours': { type: 'string' }, 'retention-days': { type: 'string' }, to: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, 'secret-key': { type: 'string' }, 'webhook-secret': { type: 'string' }, 'api-base': { type: 'string' }, 'publishable-key': { type: 'string' } },
     });
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new Error(`An argument without an option before it (not shown: it may be a secret).\n${USAGE}`);
@@ -151,6 +151,7 @@ async function main(): Promise<void> {
                 secretKey: required(values['secret-key'], 'secret-key'),
                 webhookSecret: required(values['webhook-secret'], 'webhook-secret'),
                 apiBase: values['api-base'],
+                publishableKey: values['publishable-key'],
               },
               operatorSecretsKey(),
             ),

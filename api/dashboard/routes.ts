@@ -244,7 +244,7 @@ const ROUTES: Record<string, Route> = {
     const connection = await connectStripeFromDashboard(
       ctx.db,
       ctx.session.actor,
-      { secretKey: input.secret_key, webhookSecret: input.webhook_secret, apiBase: input.api_base },
+      { secretKey: input.secret_key, webhookSecret: input.webhook_secret, apiBase: input.api_base, publishableKey: input.publishable_key },
       ctx.now,
     );
     await audit(ctx, 'payment-providers/connect-stripe', ctx.session.actor.accountId);

@@ -56,6 +56,7 @@ export const connectStripeRequest = z.strictObject({
   secret_key: z.string().max(512),
   webhook_secret: z.string().max(512),
   api_base: z.string().max(2048).nullable().optional(),
+  publishable_key: z.string().max(512).nullable().optional(),
 });
 
 /** The whole PortalSettings object (docs/portal.md, "Settings"), every field required: it replaces the stored one. */

@@ -5,12 +5,12 @@ import { connectStripe, stripeConnectionView, type StripeConnectionView } from '
  * `connect-stripe` (docs/payments-stripe.md, "Connecting"): saves or rotates the account's Stripe
  * credentials, sealed under the platform's key, after Stripe accepted the key. Without `apiBase`
  * a rotation keeps the connection's address (as the dashboard does); an empty one is Stripe's
- * own. Answers the view (last 4 only); a refusal is the service's ApiError, whose message names
+ * own. The publishable key is kept the same way, and an empty one removes it. Answers the view (last 4 only); a refusal is the service's ApiError, whose message names
  * no secret.
  */
 export async function connectStripeAsOperator(
   db: Database,
-  input: { accountId: string; secretKey: string; webhookSecret: string; apiBase?: string },
+  input: { accountId: string; secretKey: string; webhookSecret: string; apiBase?: string; publishableKey?: string },
   key: Uint8Array,
   now: Date = new Date(),
 ): Promise<StripeConnectionView> {
@@ -19,7 +19,7 @@ export async function connectStripeAsOperator(
   return connectStripe(
     db,
     input.accountId,
-    { secretKey: input.secretKey, webhookSecret: input.webhookSecret, apiBase, connectedBy: 'operator' },
+    { secretKey: input.secretKey, webhookSecret: input.webhookSecret, apiBase, publishableKey: input.publishableKey, connectedBy: 'operator' },
     now,
     key,
   );

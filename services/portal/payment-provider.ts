@@ -11,5 +11,5 @@ export type PortalPaymentProvider = { kind: 'SANDBOX' } | { kind: 'STRIPE'; publ
 export async function portalPaymentProvider(db: Database, accountId: string): Promise<PortalPaymentProvider> {
   const connection = await stripeConnectionView(db, accountId);
   if (!connection) return { kind: 'SANDBOX' };
-  return { kind: 'STRIPE', publishable_key: (connection as { publishable_key?: string | null }).publishable_key ?? null, js_url: stripeJsUrl() };
+  return { kind: 'STRIPE', publishable_key: connection.publishable_key, js_url: stripeJsUrl() };
 }

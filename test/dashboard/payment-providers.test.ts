@@ -97,16 +97,22 @@ describe('the Payment providers page', () => {
     expect(audited.map((entry) => [entry.userEmail, entry.objectId])).toEqual([['providers-admin@example.com', platform.accountId]]);
 
     const rotated = { secretKey: secret('sk_test_'), webhookSecret: secret('whsec_'), apiBase: localstripe.url };
+    // The publishable key is public: typed in clear, shown in full, and kept in its field for the next rotation.
+    const publishableKey = secret('pk_test_');
+    await admin.getByLabel('Publishable key').fill(publishableKey);
     await save(admin, rotated);
     await admin.getByTestId('secret-key-last4').getByText(`ending in ${rotated.secretKey.slice(-4)}`).waitFor();
     expect(await admin.getByTestId('webhook-secret-last4').textContent()).toBe(`ending in ${rotated.webhookSecret.slice(-4)}`);
+    expect(await admin.getByTestId('publishable-key').textContent()).toBe(publishableKey);
+    expect(await admin.getByLabel('Publishable key').inputValue()).toBe(publishableKey);
+    expect(await admin.getByLabel('Publishable key').getAttribute('type')).toBe('text');
   });
 
   it('shows a refusal beside its field: the format, a key Stripe rejects, an address it cannot reach', async () => {
     await admin.goto(url('/payment-providers'));
     await heading(admin, 'Payment providers');
     const shown = (await admin.getByTestId('secret-key-last4').textContent())!;
-    const alertOf = (label: string) => admin.locator(`#${{ 'Secret key': 'stripe-secret-key', 'Webhook signing secret': 'stripe-webhook-secret', 'API address': 'stripe-api-base' }[label]}-error`);
+    const alertOf = (label: string) => admin.locator(`#${{ 'Secret key': 'stripe-secret-key', 'Webhook signing secret': 'stripe-webhook-secret', 'Publishable key': 'stripe-publishable-key', 'API address': 'stripe-api-base' }[label]}-error`);
     const expectBeside = async (label: string, text: string) => {
       await alertOf(label).getByText(text).waitFor();
       expect(await admin.getByLabel(label).getAttribute('aria-invalid')).toBe('true');
@@ -118,6 +124,12 @@ describe('the Payment providers page', () => {
 
     await save(admin, { secretKey: secret('sk_test_'), webhookSecret: 'whsec_short', apiBase: localstripe.url });
     await expectBeside('Webhook signing secret', 'webhook signing secret must be');
+
+    const kept = await admin.getByLabel('Publishable key').inputValue();
+    await admin.getByLabel('Publishable key').fill(secret('pk_live_'));
+    await save(admin, { secretKey: secret('sk_test_'), webhookSecret: secret('whsec_'), apiBase: localstripe.url });
+    await expectBeside('Publishable key', 'pk_test_… for a test key');
+    await admin.getByLabel('Publishable key').fill(kept);
 
     // localstripe answers 401 to a restricted key, as Stripe does to a revoked one.
     await save(admin, { secretKey: secret('rk_test_'), webhookSecret: secret('whsec_'), apiBase: localstripe.url });

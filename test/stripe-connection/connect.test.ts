@@ -133,6 +133,54 @@ describe('npm run operator -- connect-stripe', () => {
   });
 });
 
+describe('the publishable key', () => {
+  it('is saved by --publishable-key, shown in full, kept by a rotation without one and removed by an empty one', async () => {
+    const account = await createAccount(database.db, 'Publishable');
+    const publishableKey = secret('pk_test_');
+    const connect = (...extra: string[]) =>
+      operator('connect-stripe', '--account', account.id, '--secret-key', secret('sk_test_'), '--webhook-secret', secret('whsec_'), '--api-base', localstripe.url, ...extra);
+    const first = connect('--publishable-key', publishableKey);
+    expect(first.stderr).toBe('');
+    expect(JSON.parse(first.stdout)).toMatchObject({ publishable_key: publishableKey });
+    expect(JSON.parse(operator('stripe-connection', '--account', account.id).stdout)).toMatchObject({ publishable_key: publishableKey });
+
+    expect(JSON.parse(connect().stdout)).toMatchObject({ publishable_key: publishableKey });
+    expect(JSON.parse(connect('--publishable-key', '').stdout)).toMatchObject({ publishable_key: null });
+    expect((await database.db.stripeConnection.findUniqueOrThrow({ where: { accountId: account.id } })).publishableKey).toBeNull();
+  });
+
+  it('must be a pk_ key of the secret key’s mode, refused before Stripe is asked, the connection saved before kept', async () => {
+    const account = await createAccount(database.db, 'Publishable refused');
+    const saved = secret('pk_test_');
+    await connectStripe(database.db, account.id, { secretKey: secret('sk_test_'), webhookSecret: secret('whsec_'), apiBase: localstripe.url, publishableKey: saved, connectedBy: 'operator' }, new Date());
+    // Refusals are tried against an address nothing answers: asked first, Stripe would be `unreachable`.
+    const nowhere = await unreachableUrl();
+    const attempt = (secretKey: string, publishableKey?: string, apiBase = nowhere) =>
+      connectStripe(database.db, account.id, { secretKey, webhookSecret: secret('whsec_'), apiBase, publishableKey, connectedBy: 'operator' }, new Date());
+    const refused = (message: string) => ({ code: 'PROVIDER_CREDENTIALS_REJECTED', message: expect.stringContaining(message), context: { provider: 'stripe', reason: 'format', field: 'publishable_key' } });
+
+    await expect(attempt(secret('sk_test_'), secret('sk_test_'))).rejects.toMatchObject(refused('must be a Stripe publishable key'));
+    await expect(attempt(secret('sk_test_'), secret('pk_live_'))).rejects.toMatchObject(refused('pk_test_… for a test key'));
+    // A rotation to a live key keeps the saved test publishable key unless given another: refused, not silently kept.
+    await expect(attempt(secret('sk_live_'))).rejects.toMatchObject(refused('pk_live_… for a live key'));
+    expect((await database.db.stripeConnection.findUniqueOrThrow({ where: { accountId: account.id } })).publishableKey).toBe(saved);
+
+    const live = secret('pk_live_');
+    expect(await attempt(secret('sk_live_'), live, localstripe.url)).toMatchObject({ livemode: true, publishable_key: live });
+  });
+
+  it('is taken from the dashboard, kept when the request leaves it out', async () => {
+    const account = await createAccount(database.db, 'Publishable from the dashboard');
+    const actor = { userId: 'usr_01kadmin0000000000000000000', accountId: account.id };
+    const publishableKey = secret('pk_test_');
+    const env = { STRIPE_API_BASE_EDITABLE: '1' };
+    const saved = await connectStripeFromDashboard(database.db, actor, { secretKey: secret('sk_test_'), webhookSecret: secret('whsec_'), apiBase: localstripe.url, publishableKey }, new Date(), env);
+    expect(saved.publishable_key).toBe(publishableKey);
+    const rotated = await connectStripeFromDashboard(database.db, actor, { secretKey: secret('sk_test_'), webhookSecret: secret('whsec_') }, new Date(), env);
+    expect(rotated.publishable_key).toBe(publishableKey);
+  });
+});
+
 describe('connectStripe', () => {
   const refusal = (reason: string, field: string) => ({ code: 'PROVIDER_CREDENTIALS_REJECTED', context: { provider: 'stripe', reason, field } });
 

@@ -61,6 +61,8 @@ export interface StripeConnection {
   secret_key_last4: string;
   webhook_secret_last4: string;
   api_base: string | null;
+  /** Public, shown in full; null when none was saved. */
+  publishable_key: string | null;
   /** `operator`, or the dashboard user's id. */
   connected_by: string;
   connected_at: string;

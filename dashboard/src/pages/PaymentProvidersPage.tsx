@@ -7,13 +7,17 @@ import { dateTime } from '../components/format';
 import { PageHeading } from '../components/PageHeading';
 import { useMe } from '../session';
 
-type Field = 'secret_key' | 'webhook_secret' | 'api_base';
+type Field = 'secret_key' | 'webhook_secret' | 'publishable_key' | 'api_base';
 
 const FIELDS: { field: Field; id: string; label: string }[] = [
   { field: 'secret_key', id: 'stripe-secret-key', label: 'Secret key' },
   { field: 'webhook_secret', id: 'stripe-webhook-secret', label: 'Webhook signing secret' },
+  { field: 'publishable_key', id: 'stripe-publishable-key', label: 'Publishable key' },
   { field: 'api_base', id: 'stripe-api-base', label: 'API address' },
 ];
+
+/** Written in clear and kept filled: a publishable key is public. */
+const PUBLIC_FIELDS: readonly Field[] = ['publishable_key', 'api_base'];
 
 /**
  * The field a refusal is about: PROVIDER_CREDENTIALS_REJECTED names it in `context.field`
@@ -49,6 +53,8 @@ function Connection({ connection }: { connection: StripeConnection }) {
       <dd data-testid="secret-key-last4">ending in {connection.secret_key_last4}</dd>
       <dt>Webhook signing secret</dt>
       <dd data-testid="webhook-secret-last4">ending in {connection.webhook_secret_last4}</dd>
+      <dt>Publishable key</dt>
+      <dd data-testid="publishable-key">{connection.publishable_key ? <code>{connection.publishable_key}</code> : 'None: the customer portal cannot take cards through Stripe'}</dd>
       <dt>API address</dt>
       <dd>{connection.api_base ?? 'Stripe (https://api.stripe.com)'}</dd>
       <dt>Saved by</dt>
@@ -69,16 +75,22 @@ function Connection({ connection }: { connection: StripeConnection }) {
  */
 function CredentialsForm({ providers }: { providers: PaymentProviders }) {
   const client = useQueryClient();
-  const [values, setValues] = useState<Record<Field, string>>({ secret_key: '', webhook_secret: '', api_base: providers.stripe?.api_base ?? '' });
+  const [values, setValues] = useState<Record<Field, string>>({
+    secret_key: '',
+    webhook_secret: '',
+    publishable_key: providers.stripe?.publishable_key ?? '',
+    api_base: providers.stripe?.api_base ?? '',
+  });
   const save = useMutation({
     mutationFn: () =>
       sessionCall<StripeConnection>('payment-providers/connect-stripe', {
         secret_key: values.secret_key,
         webhook_secret: values.webhook_secret,
+        publishable_key: values.publishable_key.trim() || null,
         ...(providers.api_base_editable ? { api_base: values.api_base.trim() || null } : {}),
       }),
     onSuccess: async (connection) => {
-      setValues({ secret_key: '', webhook_secret: '', api_base: connection.api_base ?? '' });
+      setValues({ secret_key: '', webhook_secret: '', publishable_key: connection.publishable_key ?? '', api_base: connection.api_base ?? '' });
       await client.invalidateQueries({ queryKey: ['payment-providers'] });
     },
   });
@@ -94,18 +106,19 @@ function CredentialsForm({ providers }: { providers: PaymentProviders }) {
       <h3 id="stripe-form-heading">{providers.stripe ? 'Rotate the credentials' : 'Connect Stripe'}</h3>
       <p className="hint">
         From the Stripe dashboard: a secret or restricted key (<code>sk_…</code>, <code>rk_…</code>) and the signing secret of the webhook endpoint (
-        <code>whsec_…</code>). Stripe is asked whether it accepts the key before anything is saved; afterwards only their last 4 characters are ever shown.
+        <code>whsec_…</code>). Stripe is asked whether it accepts the key before anything is saved; afterwards only their last 4 characters are ever shown. The
+        publishable key (<code>pk_…</code>, of the same mode) lets the customer portal take cards with Stripe.js.
       </p>
       {fields.map((f) => (
         <div key={f.field}>
           <label htmlFor={f.id}>{f.label}</label>
           <input
             id={f.id}
-            type={f.field === 'api_base' ? 'url' : 'password'}
+            type={f.field === 'api_base' ? 'url' : PUBLIC_FIELDS.includes(f.field) ? 'text' : 'password'}
             autoComplete="off"
             spellCheck={false}
-            required={f.field !== 'api_base'}
-            placeholder={f.field === 'api_base' ? 'https://api.stripe.com' : undefined}
+            required={!PUBLIC_FIELDS.includes(f.field)}
+            placeholder={f.field === 'api_base' ? 'https://api.stripe.com' : f.field === 'publishable_key' ? 'pk_test_… (optional)' : undefined}
             value={values[f.field]}
             onChange={(e) => setValues({ ...values, [f.field]: e.target.value })}
             aria-invalid={besideField === f.field || undefined}

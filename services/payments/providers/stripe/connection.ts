@@ -1,7 +1,15 @@
 import type Stripe from 'stripe';
 import { ApiError } from '../../../../domain/errors';
 import { openSecret, sealSecret } from '../../../../domain/secret-box';
-import { isLiveKey, isStripeSecretKey, isStripeWebhookSecret, lastFour, stripeSecretPurpose } from '../../../../domain/stripe-credentials';
+import {
+  isLiveKey,
+  isStripePublishableKey,
+  isStripeSecretKey,
+  isStripeWebhookSecret,
+  lastFour,
+  publishableKeyMatchesMode,
+  stripeSecretPurpose,
+} from '../../../../domain/stripe-credentials';
 import { formatDateTime } from '../../../../domain/datetime';
 import type { Database } from '../../../../prisma/client';
 import { secretsKey } from '../../../secrets/secrets-key';
@@ -50,6 +58,8 @@ export interface StripeCredentialsInput {
   webhookSecret: string;
   /** Stripe's address unless given: an emulator or an egress proxy. */
   apiBase?: string | null;
+  /** For Stripe.js on the customer's pages. Absent: the connection keeps the one it has; null or empty: none. */
+  publishableKey?: string | null;
   /** `operator`, or the dashboard user saving them. */
   connectedBy: string;
 }
@@ -62,6 +72,8 @@ export interface StripeConnectionView {
   secret_key_last4: string;
   webhook_secret_last4: string;
   api_base: string | null;
+  /** Public (Stripe.js runs with it in customers' browsers), so shown in full; null until one is saved. */
+  publishable_key: string | null;
   connected_by: string;
   connected_at: string;
   updated_at: string;
@@ -84,6 +96,14 @@ export async function connectStripe(
   if (!isStripeWebhookSecret(input.webhookSecret)) refuse('format', 'webhook_secret', "The webhook signing secret must be the endpoint's whsec_… secret.");
   const apiBase = input.apiBase ?? null;
   if (apiBase !== null && !isHttpUrl(apiBase)) refuse('format', 'api_base', 'api_base must be an http(s) URL.');
+  const publishableKey = input.publishableKey === undefined ? await savedPublishableKey(db, accountId) : input.publishableKey || null;
+  if (publishableKey !== null) {
+    if (!isStripePublishableKey(publishableKey)) refuse('format', 'publishable_key', 'The publishable key must be a Stripe publishable key (pk_test_… or pk_live_…).');
+    if (!publishableKeyMatchesMode(publishableKey, input.secretKey)) {
+      const mode = isLiveKey(input.secretKey) ? 'live' : 'test';
+      refuse('format', 'publishable_key', `The publishable key must be of the secret key's mode: pk_${mode}_… for a ${mode} key.`);
+    }
+  }
   try {
     await stripeClient(input.secretKey, apiBase).balance.retrieve();
   } catch (error) {
@@ -100,6 +120,7 @@ export async function connectStripe(
     sealedWebhookSecret: new Uint8Array(sealSecret(sealingKey, stripeSecretPurpose(accountId, 'webhook-secret'), input.webhookSecret)),
     webhookSecretLast4: lastFour(input.webhookSecret),
     apiBase,
+    publishableKey,
     livemode: isLiveKey(input.secretKey),
     connectedBy: input.connectedBy,
     updatedAt: now,
@@ -115,6 +136,10 @@ export async function stripeConnectionView(db: Database, accountId: string): Pro
   return row ? viewOf(row) : null;
 }
 
+async function savedPublishableKey(db: Database, accountId: string): Promise<string | null> {
+  return (await db.stripeConnection.findUnique({ where: { accountId }, select: { publishableKey: true } }))?.publishableKey ?? null;
+}
+
 type ConnectionRow = NonNullable<Awaited<ReturnType<Database['stripeConnection']['findUnique']>>>;
 
 function viewOf(row: ConnectionRow): StripeConnectionView {
@@ -125,6 +150,7 @@ function viewOf(row: ConnectionRow): StripeConnectionView {
     secret_key_last4: row.secretKeyLast4,
     webhook_secret_last4: row.webhookSecretLast4,
     api_base: row.apiBase,
+    publishable_key: row.publishableKey,
     connected_by: row.connectedBy,
     connected_at: formatDateTime(row.connectedAt),
     updated_at: formatDateTime(row.updatedAt),

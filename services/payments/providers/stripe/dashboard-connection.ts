@@ -9,6 +9,8 @@ export interface DashboardStripeCredentials {
   webhookSecret: string;
   /** Absent: the connection keeps its address. Null or empty: Stripe's own. */
   apiBase?: string | null;
+  /** Absent: the connection keeps its publishable key. Null or empty: none. */
+  publishableKey?: string | null;
 }
 
 /** What the admin's Payment providers page shows: the connection, and whether it may set the address. */
@@ -35,5 +37,10 @@ export async function connectStripeFromDashboard(
     });
   }
   const apiBase = input.apiBase === undefined ? ((await stripeConnectionView(db, actor.accountId))?.api_base ?? null) : input.apiBase || null;
-  return connectStripe(db, actor.accountId, { secretKey: input.secretKey, webhookSecret: input.webhookSecret, apiBase, connectedBy: actor.userId }, now);
+  return connectStripe(
+    db,
+    actor.accountId,
+    { secretKey: input.secretKey, webhookSecret: input.webhookSecret, apiBase, publishableKey: input.publishableKey, connectedBy: actor.userId },
+    now,
+  );
 }
