@@ -134,6 +134,15 @@ function answer<T>(ctx: AuthorizedContext, scope: KeyScope, record: StoredRecord
   return replayedResponse(scope.operation, record.responseBody) as T;
 }
 
+/** 400 VALIDATION on `Idempotency-Key` unless it is 1 to 255 printable ASCII characters. */
+export function refuseMalformedIdempotencyKey(key: string): void {
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw ApiError.validation({
+      'Idempotency-Key': { type: 'FORMAT', message: 'Use 1 to 255 printable ASCII characters, for example a UUID.' },
+    });
+  }
+}
+
 /**
  * Runs a mutating operation at most once per `Idempotency-Key` and API key (docs/idempotency.md).
  *
@@ -155,11 +164,7 @@ export async function withIdempotency<T>(
 ): Promise<T> {
   const key = ctx.idempotencyKey;
   if (key === undefined) return withoutKey(ctx, work);
-  if (!IDEMPOTENCY_KEY.test(key)) {
-    throw ApiError.validation({
-      'Idempotency-Key': { type: 'FORMAT', message: 'Use 1 to 255 printable ASCII characters, for example a UUID.' },
-    });
-  }
+  refuseMalformedIdempotencyKey(key);
   const scope: KeyScope = { apiKeyId: ctx.principal.apiKeyId, key, operation, hash: requestHash(operation, input) };
   const earlier = await liveRecord(ctx.db, ctx, scope);
   if (earlier) return answer(ctx, scope, earlier);

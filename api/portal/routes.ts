@@ -14,6 +14,7 @@ import { billingDetailsOperations } from './operations/billing-details';
 import { invoiceOperations } from './operations/invoices';
 import { paymentInstrumentOperations } from './operations/payment-instruments';
 import { sessionOperations } from './operations/session';
+import { stripeCardOperations } from './operations/stripe-cards';
 import { subscriptionOperations } from './operations/subscriptions';
 import { portalPrincipal } from './portal-principal';
 import { clearedPortalCookie, portalCookie, portalTokenOf } from './session-cookie';
@@ -22,6 +23,7 @@ const OPERATIONS: Record<string, PortalOperation> = {
   ...sessionOperations,
   ...invoiceOperations,
   ...paymentInstrumentOperations,
+  ...stripeCardOperations,
   ...subscriptionOperations,
   ...billingDetailsOperations,
 };

@@ -3,8 +3,8 @@ import { ApiError } from '../../domain/errors';
 import { brandOfStripeCard, stripeCardFingerprint } from '../../domain/stripe-cards';
 import type { Database, Prisma } from '../../prisma/client';
 import { visibleCustomer } from '../customers/rules';
-import { stripeConnectionOf } from '../payments/providers/stripe/connection';
 import type { Scope } from '../scope';
+import { connectedStripe } from './connected-stripe';
 import { paymentInstrumentSelect, serializePaymentInstrument } from './records';
 import { expiryOfCard, saveCard } from './save-card';
 import { attachedCustomerOf, stripeCardOf, type StripeCardSource } from './stripe-card-source';
@@ -28,7 +28,8 @@ export interface StripeCardToAttach {
  *
  * Refusals, each before anything is written here: 422 PROVIDER_NOT_CONNECTED, 404 for a customer
  * the key cannot see, the source's refusals (stripe-card-source.ts), 422 CARD_EXPIRED, and 422
- * PAYMENT_METHOD_OF_ANOTHER_CUSTOMER for a card attached to another Stripe customer.
+ * PAYMENT_METHOD_OF_ANOTHER_CUSTOMER for a card attached to another Stripe customer or saved by a
+ * SetupIntent made for one.
  */
 export async function attachStripeCard(
   deps: { db: Database; temporal: Client; now: () => Date },
@@ -37,19 +38,22 @@ export async function attachStripeCard(
   transaction: <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>,
 ) {
   const now = deps.now();
-  const connection = await stripeConnectionOf(deps.db, scope.accountId);
-  if (!connection) {
-    throw new ApiError('PROVIDER_NOT_CONNECTED', 'This account is not connected to Stripe: an operator or an admin connects it first (docs/payments-stripe.md).', {
-      provider: STRIPE,
-    });
-  }
-  const stripe = connection.client;
+  const stripe = (await connectedStripe(deps.db, scope.accountId)).client;
   const customer = await visibleCustomer(deps.db, scope, request.customerId);
-  const method = await stripeCardOf(stripe, request.source);
+  const { method, setupIntent } = await stripeCardOf(stripe, request.source);
   const card = method.card;
   const expiresAt = expiryOfCard({ expMonth: card.exp_month, expYear: card.exp_year }, now);
 
   const mirror = await stripeCustomerMirror(deps.db, stripe, scope.accountId, customer, now);
+  if (setupIntent?.customer && setupIntent.customer !== mirror) {
+    // Another customer's SetupIntent (the portal makes one per customer, its id seen by that
+    // customer's browser): Stripe attaches the card it saved to that customer, an emulator may
+    // not, so the SetupIntent decides whose card it is.
+    throw new ApiError('PAYMENT_METHOD_OF_ANOTHER_CUSTOMER', `SetupIntent ${setupIntent.id} was made for another Stripe customer.`, {
+      payment_method_id: method.id,
+      setup_intent_id: setupIntent.id,
+    });
+  }
   const attachedTo = attachedCustomerOf(method);
   if (attachedTo === null) {
     await askStripe(() => stripe.paymentMethods.attach(method.id, { customer: mirror }), 'payment_method_id', method.id);

@@ -8,14 +8,21 @@ export type StripeCardSource = { paymentMethodId: string } | { setupIntentId: st
 /** A PaymentMethod of type card, as Stripe holds it. */
 export type StripeCardMethod = Stripe.PaymentMethod & { card: Stripe.PaymentMethod.Card };
 
+export interface StripeCard {
+  method: StripeCardMethod;
+  /** The SetupIntent that saved it, when that is the source, and the Stripe customer it was made for (null: none named). */
+  setupIntent: { id: string; customer: string | null } | null;
+}
+
 /**
  * The card a source stands for, read from Stripe without changing anything there: a SetupIntent
  * must have `succeeded` (it then names the PaymentMethod it saved), and the PaymentMethod must be
  * a card. Refusals are 422s naming the request's field.
  */
-export async function stripeCardOf(stripe: Stripe, source: StripeCardSource): Promise<StripeCardMethod> {
+export async function stripeCardOf(stripe: Stripe, source: StripeCardSource): Promise<StripeCard> {
   let paymentMethodId: string;
   let field: string;
+  let setupIntent: StripeCard['setupIntent'] = null;
   if ('setupIntentId' in source) {
     const intent = await askStripe(() => stripe.setupIntents.retrieve(source.setupIntentId), 'setup_intent_id', source.setupIntentId);
     if (intent.status !== 'succeeded' || intent.payment_method === null) {
@@ -25,6 +32,7 @@ export async function stripeCardOf(stripe: Stripe, source: StripeCardSource): Pr
       });
     }
     paymentMethodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method.id;
+    setupIntent = { id: intent.id, customer: intent.customer === null ? null : typeof intent.customer === 'string' ? intent.customer : intent.customer.id };
     field = 'setup_intent_id';
   } else {
     paymentMethodId = source.paymentMethodId;
@@ -37,7 +45,7 @@ export async function stripeCardOf(stripe: Stripe, source: StripeCardSource): Pr
       type: method.type,
     });
   }
-  return method as StripeCardMethod;
+  return { method: method as StripeCardMethod, setupIntent };
 }
 
 /** The Stripe customer the PaymentMethod is attached to, if any. */

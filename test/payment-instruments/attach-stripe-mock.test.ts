@@ -1,6 +1,7 @@
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Stripe from 'stripe';
+import { createStripeSetupIntent } from '../../services/payment-instruments/stripe-setup-intent';
 import { connectStripe } from '../../services/payments/providers/stripe/connection';
 import { usePlatform } from '../support/platform';
 import { startStripeMock, stripeClientFor, type StripeEmulator } from '../support/stripe-emulators';
@@ -76,5 +77,18 @@ describe('payment-instruments/attach against stripe-mock', () => {
     const stripe = stripeClientFor({ ...emulator, host: '127.0.0.1', port: (proxy.address() as AddressInfo).port }, 'sk_test_contract0001');
     await expect(stripe.customers.create({ no_such_parameter: 'x' } as Stripe.CustomerCreateParams)).rejects.toMatchObject({ statusCode: 400 });
     expect(sent).toEqual([{ method: 'POST', path: '/v1/customers', status: 400, idempotencyKey: expect.any(String) }]);
+  });
+});
+
+describe('the portal’s SetupIntent against stripe-mock', () => {
+  it('is a request Stripe’s OpenAPI accepts (`payment_method_types`, which the SDK’s types no longer name), under the request’s key', async () => {
+    const customer = await newCustomer();
+    sent.length = 0;
+    const intent = await createStripeSetupIntent(platform.db, { accountId: platform.accountId, customerId: customer.id }, 'portal-request-1', new Date());
+    expect(intent).toEqual({ client_secret: expect.stringMatching(/^seti_\w+_secret_/), setup_intent_id: expect.stringMatching(/^seti_/) });
+    expect(sent).toEqual([
+      { method: 'POST', path: '/v1/customers', status: 200, idempotencyKey: `bp-customer/${customer.id}` },
+      { method: 'POST', path: '/v1/setup_intents', status: 200, idempotencyKey: expect.stringMatching(new RegExp(`^bp-setup-intent/${customer.id}/`)) },
+    ]);
   });
 });
