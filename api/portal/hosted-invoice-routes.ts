@@ -4,6 +4,7 @@ import { ApiError } from '../../domain/errors';
 import { nextStatus } from '../../domain/invoice-status';
 import { invoiceIdOfHostedToken } from '../../domain/portal/hosted-invoice-token';
 import { hostedInvoiceSigningKey } from '../../services/invoices/hosted-invoice-url';
+import { createStripeSetupIntent } from '../../services/payment-instruments/stripe-setup-intent';
 import { readHostedInvoice, type HostedInvoice } from '../../services/portal/hosted-invoice';
 import { portalPaymentProvider } from '../../services/portal/payment-provider';
 import type { ContextDependencies } from '../context';
@@ -14,17 +15,26 @@ import { envelopeOf, toApiError } from '../errors/envelope';
 import { retryAfterSeconds } from '../errors/retry-after';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
+import { attachPaymentInstrumentRequest } from '../payment-instruments/attach';
 import { portalPrincipal } from './portal-principal';
 import { callV2, type PortalCall } from './v2-call';
 
 /** `token`: the last path segment of `hosted_invoice_url`. */
 const getRequest = z.strictObject({ token: z.string().max(200) });
 
-/** The card is payment-instruments/tokenize's to validate: its refusals then name `card.…` as they do there. */
-const payRequest = z.strictObject({ token: z.string().max(200), card: z.unknown() });
+/**
+ * The card is payment-instruments/tokenize's to validate: its refusals then name `card.…` as they
+ * do there. A Stripe-connected account's page gives the SetupIntent Stripe.js confirmed instead.
+ */
+const payRequest = z
+  .strictObject({ token: z.string().max(200), card: z.unknown().optional(), setup_intent_id: attachPaymentInstrumentRequest.shape.setup_intent_id })
+  .refine((body) => (body.card === undefined) !== (body.setup_intent_id === undefined), {
+    path: ['card'],
+    message: 'Give either card (the sandbox card form) or setup_intent_id (Stripe).',
+  });
 
 /** The two /v2 calls of one payment each take the request's Idempotency-Key with their own suffix. */
-const KEY_SUFFIXES = { tokenize: ':tokenize', pay: ':pay' } as const;
+const KEY_SUFFIXES = { tokenize: ':tokenize', attach: ':attach', pay: ':pay' } as const;
 const MAX_KEY_LENGTH = 255 - Math.max(...Object.values(KEY_SUFFIXES).map((suffix) => suffix.length));
 
 /** Any wrong token, malformed or signed by another key, is one answer: it tells nothing about which invoices exist. */
@@ -60,8 +70,8 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return key;
 }
 
-/** What paying needs and nothing more: the hosted page's customer may tokenize a card and pay, this invoice alone (checked by its token). */
-const HOSTED_PERMISSIONS = ['payment-instruments:tokenize', 'invoices:pay'] as const;
+/** What paying needs and nothing more: the hosted page's customer may save a card and pay, this invoice alone (checked by its token). */
+const HOSTED_PERMISSIONS = ['payment-instruments:tokenize', 'payment-instruments:attach', 'invoices:pay'] as const;
 
 async function hostedInvoiceOf(deps: ContextDependencies, token: string, now: Date): Promise<HostedInvoice> {
   const key = hostedInvoiceSigningKey();
@@ -89,13 +99,26 @@ const ACTIONS: Record<string, Action> = {
   },
 
   /**
+   * A SetupIntent of the invoice's customer for Stripe.js to save the card with, for a payable
+   * invoice of a Stripe-connected account (as the portal's payment-instruments/create-setup-intent).
+   */
+  'create-setup-intent': async ({ deps, request, now }, input) => {
+    const idempotencyKey = idempotencyKeyOf(request);
+    const { token } = getRequest.parse(input);
+    const hosted = await hostedInvoiceOf(deps, token, now);
+    nextStatus('pay', hosted.invoice.status);
+    return createStripeSetupIntent(deps.db, hosted.actor, idempotencyKey, now);
+  },
+
+  /**
    * The card becomes an instrument of the invoice's customer and pays the invoice, through
-   * payment-instruments/tokenize and invoices/pay: their validation, refusals, events and
-   * webhooks. A decline is a 200 with the payment's status, as invoices/pay answers it.
+   * payment-instruments/tokenize (or attach, for the SetupIntent) and invoices/pay: their
+   * validation, refusals, events and webhooks. A decline is a 200 with the payment's status, as
+   * invoices/pay answers it.
    */
   pay: async ({ deps, request, now, responseHeaders }, input) => {
     const idempotencyKey = idempotencyKeyOf(request);
-    const { token, card } = payRequest.parse(input);
+    const { token, card, setup_intent_id } = payRequest.parse(input);
     const hosted = await hostedInvoiceOf(deps, token, now);
     // Without a key no retry is to be answered: an invoice that cannot be paid is refused before
     // the card is saved. With one, a retry after the invoice was paid must get the first answer.
@@ -108,13 +131,21 @@ const ACTIONS: Record<string, Action> = {
       responseHeaders,
     };
     const derivedKey = (suffix: string) => idempotencyKey && `${idempotencyKey}${suffix}`;
-    const instrument = await callV2<{ id: string }>(call, 'payment-instruments.tokenize', { customer_id: hosted.actor.customerId, card }, derivedKey(KEY_SUFFIXES.tokenize));
+    const instrument =
+      setup_intent_id === undefined
+        ? await callV2<{ id: string }>(call, 'payment-instruments.tokenize', { customer_id: hosted.actor.customerId, card }, derivedKey(KEY_SUFFIXES.tokenize))
+        : await callV2<{ id: string }>(
+            call,
+            'payment-instruments.attach',
+            { customer_id: hosted.actor.customerId, provider: 'stripe', setup_intent_id },
+            derivedKey(KEY_SUFFIXES.attach),
+          );
     return callV2(call, 'invoices.pay', { id: hosted.invoice.id, payment_instrument_id: instrument.id }, derivedKey(KEY_SUFFIXES.pay));
   },
 };
 
 /**
- * `POST /portal/api/hosted-invoices/{get,pay}` (docs/portal.md, "Hosted invoice pages"): public,
+ * `POST /portal/api/hosted-invoices/{get,create-setup-intent,pay}` (docs/portal.md, "Hosted invoice pages"): public,
  * the signed token in the body is the only credential. As the dashboard's public routes, each
  * address takes a token of its bucket before any work, and requests another site's page makes
  * are refused (`Sec-Fetch-Site`). Answers are JSON, never cached, errors in the /v2 envelope.

@@ -248,3 +248,52 @@ describe('refusals', () => {
     expect(await platform.db.stripeCustomer.count({ where: { customerId: created.body.id } })).toBe(0);
   });
 });
+
+describe('the hosted invoice page on a Stripe-connected account', () => {
+  async function hosted(action: string, body: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${platform.baseUrl}/portal/api/hosted-invoices/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  }
+  const tokenOf = (invoice: { hosted_invoice_url: string }) => invoice.hosted_invoice_url.split('/').pop()!;
+
+  it('pays with a card saved through a SetupIntent of the invoice’s customer, not made its default', async () => {
+    const customerId = await m.customer();
+    const invoice = await m.openInvoice(customerId, { amount: 2_700, collection_method: 'SEND_INVOICE' });
+    const token = tokenOf(invoice);
+    expect((await hosted('get', { token })).body.payment_provider).toEqual({ kind: 'STRIPE', publishable_key: PUBLISHABLE_KEY, js_url: 'https://js.stripe.com/v3/' });
+
+    const intent = await hosted('create-setup-intent', { token });
+    expect(intent).toMatchObject({ status: 200, body: { client_secret: expect.stringMatching(/^seti_/), setup_intent_id: expect.stringMatching(/^seti_/) } });
+    const mirror = await platform.db.stripeCustomer.findUniqueOrThrow({ where: { customerId } });
+    expect((await stripe.setupIntents.retrieve(intent.body.setup_intent_id)).customer).toBe(mirror.stripeCustomerId);
+    await confirmInBrowser(intent.body.client_secret);
+
+    const paid = await hosted('pay', { token, setup_intent_id: intent.body.setup_intent_id }, { 'idempotency-key': `hosted-${invoice.id}` });
+    expect(paid).toMatchObject({ status: 200, body: { invoice: { id: invoice.id, status: 'PAID' }, payment: { status: 'SUCCEEDED', provider: 'stripe', amount: 2_700 } } });
+    const instruments = await platform.db.paymentInstrument.findMany({ where: { customerId } });
+    expect(instruments.map((instrument) => [instrument.provider, instrument.last4])).toEqual([['stripe', '4242']]);
+    expect((await m.ok('customers/get', { id: customerId })).configuration?.default_payment_instrument_id).toBeUndefined();
+
+    // Paid: no SetupIntent for it any more.
+    expect(await hosted('create-setup-intent', { token })).toMatchObject({ status: 422, body: { code: 'INCOMPATIBLE_STATUS' } });
+  });
+
+  it('refuses another customer’s SetupIntent, and a body naming both a card and a SetupIntent', async () => {
+    const owner = await signedIn();
+    const intent = await owner.portal.ok('payment-instruments/create-setup-intent');
+    await confirmInBrowser(intent.client_secret);
+    const invoice = await m.openInvoice(await m.customer(), { amount: 900, collection_method: 'SEND_INVOICE' });
+    const token = tokenOf(invoice);
+
+    const refused = await hosted('pay', { token, setup_intent_id: intent.setup_intent_id });
+    expect(refused).toMatchObject({ status: 422, body: { code: 'PAYMENT_METHOD_OF_ANOTHER_CUSTOMER', context: { setup_intent_id: intent.setup_intent_id } } });
+    const both = await hosted('pay', { token, setup_intent_id: intent.setup_intent_id, card: { number: '4242424242424242', exp_month: 8, exp_year: nextYear } });
+    expect(both).toMatchObject({ status: 400, body: { code: 'VALIDATION', context: { constraints: { card: expect.anything() } } } });
+    expect((await m.ok('invoices/get', { id: invoice.id })).status).toBe('OPEN');
+    expect(await platform.db.payment.count({ where: { invoiceId: invoice.id } })).toBe(0);
+  });
+});
