@@ -270,7 +270,7 @@ export const de: Messages = {
     defaultSuffix: ' (Standard)',
     inUse: (count) => (count === 1 ? 'Von einem Abonnement verwendet' : `Von ${count} Abonnements verwendet`),
     makeDefault: 'Als Standard festlegen',
-    makeDefaultLabel: (card) => `${card} als Standard festlegen`,
+    makeDefaultLabel: (card) => `Als Standard festlegen: ${card}`,
     remove: 'Entfernen',
     removeLabel: (card) => `${card} entfernen`,
     removeHeading: (card) => `${card} entfernen?`,

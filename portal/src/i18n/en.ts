@@ -275,7 +275,7 @@ export const en = {
     defaultSuffix: ' (default)',
     inUse: (count: number) => (count === 1 ? 'Used by a subscription' : `Used by ${count} subscriptions`),
     makeDefault: 'Make default',
-    makeDefaultLabel: (card: string) => `Make ${card} the default`,
+    makeDefaultLabel: (card: string) => `Make default: ${card}`,
     remove: 'Remove',
     removeLabel: (card: string) => `Remove ${card}`,
     removeHeading: (card: string) => `Remove ${card}?`,
