@@ -92,7 +92,7 @@ export const de: Messages = {
       INTERNAL: 'Bei uns ist ein Fehler aufgetreten. Versuchen Sie es später erneut.',
       PROVIDER_UNAVAILABLE: 'Der Zahlungsdienstleister ist nicht erreichbar. Versuchen Sie es gleich noch einmal.',
       INCOMPATIBLE_STATUS: 'Das ist im aktuellen Zustand nicht möglich.',
-      INSTRUMENT_IN_USE: 'Diese Zahlungsmethode wird noch von einem Abonnement verwendet. Legen Sie zuerst eine andere Karte als Standard fest.',
+      INSTRUMENT_IN_USE: 'Mit dieser Karte wird noch ein Abonnement bezahlt, daher kann sie nicht entfernt werden.',
       CANCELLATION_ALREADY_SCHEDULED: 'Eine Kündigung ist bereits vorgemerkt.',
       CANCELLATION_NOT_SCHEDULED: 'Es ist keine Kündigung vorgemerkt.',
       CANCELLATION_SCHEDULED: 'Dieses Abonnement ist gekündigt und kann daher nicht geändert werden. Nehmen Sie zuerst die Kündigung zurück.',
@@ -114,8 +114,7 @@ export const de: Messages = {
       RECURRING_LINE_ITEM_REQUIRED: 'Mindestens eine wiederkehrende Position muss bleiben.',
     },
     settingNotAllowed: (merchant) => `${merchant} erlaubt diese Änderung im Kundenportal nicht.`,
-    instrumentInUse: (count) =>
-      `Diese Zahlungsmethode wird noch von ${count === 1 ? 'einem Abonnement' : `${count} Abonnements`} verwendet. Legen Sie zuerst eine andere Karte als Standard fest und entfernen Sie diese dann.`,
+    instrumentInUse: (count) => `Mit dieser Karte ${count === 1 ? 'wird noch ein Abonnement' : `werden noch ${count} Abonnements`} bezahlt, daher kann sie nicht entfernt werden.`,
   },
   status: {
     invoice: {

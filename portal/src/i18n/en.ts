@@ -97,7 +97,7 @@ export const en = {
       INTERNAL: 'Something went wrong on our side. Try again later.',
       PROVIDER_UNAVAILABLE: 'The payment provider could not be reached. Try again in a moment.',
       INCOMPATIBLE_STATUS: 'This is not possible in the current state.',
-      INSTRUMENT_IN_USE: 'This payment method is still used by a subscription. Make another card the default for it first.',
+      INSTRUMENT_IN_USE: 'This card still pays for a subscription, so it cannot be removed.',
       CANCELLATION_ALREADY_SCHEDULED: 'A cancellation is already scheduled.',
       CANCELLATION_NOT_SCHEDULED: 'No cancellation is scheduled.',
       CANCELLATION_SCHEDULED: 'This subscription is scheduled to end, so it cannot be changed. Undo the cancellation first.',
@@ -119,8 +119,7 @@ export const en = {
       RECURRING_LINE_ITEM_REQUIRED: 'At least one recurring item must remain.',
     } satisfies Record<string, string>,
     settingNotAllowed: (merchant: string) => `${merchant} does not allow this change in the billing portal.`,
-    instrumentInUse: (count: number) =>
-      `This payment method is still used by ${count === 1 ? 'a subscription' : `${count} subscriptions`}. Make another card the default first, then remove this one.`,
+    instrumentInUse: (count: number) => `This card still pays for ${count === 1 ? 'a subscription' : `${count} subscriptions`}, so it cannot be removed.`,
   },
   status: {
     invoice: {
