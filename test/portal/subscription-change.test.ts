@@ -14,7 +14,7 @@ useSubscriptionPlatform((started, steps) => {
   s = steps;
 });
 
-async function setPortalSettings(settings: Record<string, unknown>): Promise<void> {
+async function setPortalSettings(settings: Record<string, string | boolean | string[]>): Promise<void> {
   await platform.db.account.update({ where: { id: platform.accountId }, data: { portalSettings: settings } });
 }
 
