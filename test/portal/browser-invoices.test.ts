@@ -44,7 +44,7 @@ describe('the invoices page', () => {
     await tabTo(page, 'Invoices');
     await page.keyboard.press('Enter');
     await heading(page, 'Invoices and credit notes');
-    expect(await focused(page)).toContain('Invoices and credit notes|H1');
+    expect(await focused(page)).toContain('Invoices and credit notes||H1');
     expect(new URL(page.url()).pathname).toBe('/portal/invoices');
 
     const table = page.getByRole('table', { name: 'Invoices' });
@@ -67,7 +67,7 @@ describe('the invoices page', () => {
   it('2. pays an open invoice with the keyboard alone, the default card chosen to begin with', async () => {
     await tabTo(page, `Pay invoice ${invoices.large.id}`);
     await page.keyboard.press('Enter');
-    expect(await focused(page)).toContain(`Pay invoice ${invoices.large.id}|H3`);
+    expect(await focused(page)).toContain(`Pay invoice ${invoices.large.id}||H3`);
     const select = page.getByLabel('Payment method');
     await select.waitFor();
     expect(await select.inputValue()).toBe(cards.visa);

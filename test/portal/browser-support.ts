@@ -21,8 +21,8 @@ export const INTERACTIVE_LIMIT_ON_SHARED_MACHINE_MS = 3_000;
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface PortalBrowser {
-  /** A fresh browser context, as a new visitor: no cookie, nothing stored. The portal's CSP stays in force. */
-  newPage(): Promise<Page>;
+  /** A fresh browser context, as a new visitor: no cookie, nothing stored; `locale`, the browser's language. The portal's CSP stays in force. */
+  newPage(options?: { locale?: string }): Promise<Page>;
   /** `customer-portal-sessions/create` with the root key, its link opened in a fresh context: the portal's first page. */
   openPortal(customerId: string, extra?: Record<string, unknown>): Promise<Page>;
   /** A full-page screenshot kept as an artifact, and axe-core's serious and critical violations (`exclude`: selectors of markup that is not ours). */
@@ -55,8 +55,8 @@ export function usePortalBrowser(platform: () => Platform, suite: string): Porta
     if (Object.keys(timings).length > 0) writeFileSync(join(ARTIFACTS_DIR, `timings-${suite}.json`), `${JSON.stringify(timings, null, 2)}\n`);
   });
 
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  async function newPage(options: { locale?: string } = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
     contexts.push(context);
     const page = await context.newPage();
     page.on('console', (message) => {
@@ -103,11 +103,11 @@ export async function heading(page: Page, name: string | RegExp): Promise<void> 
   await page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 15_000 });
 }
 
-/** What has the keyboard focus: its text, or its accessible label. */
+/** What has the keyboard focus: its aria-label, its text, its <label>'s text, its tag. */
 export async function focused(page: Page): Promise<string> {
   return page.evaluate(() => {
     const active = (globalThis as any).document.activeElement;
-    return `${active?.getAttribute?.('aria-label') ?? ''}|${active?.textContent ?? ''}|${active?.tagName ?? ''}`;
+    return `${active?.getAttribute?.('aria-label') ?? ''}|${active?.textContent ?? ''}|${active?.labels?.[0]?.textContent ?? ''}|${active?.tagName ?? ''}`;
   });
 }
 

@@ -23,6 +23,7 @@ interface RegistrationForm {
   id: string;
 }
 
+/** The portal's own languages named in themselves, as in the header's switch; others by Intl in the page's language. */
 const LANGUAGE_NAMES: Record<string, string> = { en: en.languageName, de: de.languageName };
 
 /** Every country by its name in the reader's language (Intl), sorted as that language sorts. */
@@ -69,6 +70,7 @@ export function BillingDetailsPage() {
   const editable = info.settings.billing_details_updates;
   const id = useId();
   const countries = useCountries(locale);
+  const languageNames = useMemo(() => new Intl.DisplayNames([locale], { type: 'language' }), [locale]);
   const [email, setEmail] = useState(customer.email);
   const [address, setAddress] = useState(() => addressForm(customer.address));
   const [registrations, setRegistrations] = useState(() => registrationsOf(customer));
@@ -216,7 +218,7 @@ export function BillingDetailsPage() {
           {!language && <option value="">{t.common.notGiven}</option>}
           {[...new Set([...LANGUAGES, ...preferred])].map((tag) => (
             <option key={tag} value={tag} lang={tag}>
-              {LANGUAGE_NAMES[tag] ?? tag}
+              {LANGUAGE_NAMES[tag] ?? languageNames.of(tag) ?? tag}
             </option>
           ))}
         </select>
