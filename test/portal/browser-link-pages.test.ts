@@ -96,7 +96,7 @@ describe('a portal session', () => {
     // What a customer guessing ids could send from the portal's own page, with its CSRF token.
     const answer = await page.evaluate(
       async ({ invoiceId, instrumentId }) => {
-        const me = await (await fetch('/portal/api/session/me', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
+        const me = (await (await fetch('/portal/api/session/me', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { csrf_token: string };
         const response = await fetch('/portal/api/invoices/pay', {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token },
