@@ -1079,6 +1079,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/invoices/list-refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List an invoice’s refunds, newest first
+         * @description Extension (docs/invoice-payments.md, "Refunds of an invoice"): every refund of the invoice’s payments, made by invoices/refund, by a credit note’s refund part or by a proration credit, PENDING and FAILED ones too. Needs invoices:get; an invoice outside the key’s channels is 404.
+         */
+        post: operations["invoices-list-refunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/credit-notes/preview": {
         parameters: {
             query?: never;
@@ -10839,6 +10859,118 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["InvoicePaymentRecord"][];
+                        pagination: {
+                            page_size: number;
+                            /** @description Empty on the last page. */
+                            next_page_token: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "invoices-list-refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "inv_01jdv3v0j3m6q0t4x8b1e5h9jk",
+                 *       "pagination": {
+                 *         "page_size": 20
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Identifier with the prefix `inv_`. */
+                    id: string;
+                    /** @description Channel to act in. Required when the API key is bound to several channels. */
+                    channel_id?: string;
+                    /** @description Keyset pagination. page_size is at most 100; pass back next_page_token for the next page. */
+                    pagination?: {
+                        page_size: number;
+                        next_page_token?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["InvoiceRefund"][];
                         pagination: {
                             page_size: number;
                             /** @description Empty on the last page. */

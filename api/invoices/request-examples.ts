@@ -35,4 +35,5 @@ export const invoiceRequestExamples = {
   pay: { id: EXAMPLE_IDS.invoice, payment_instrument_id: EXAMPLE_IDS.paymentInstrument },
   refund: { id: EXAMPLE_IDS.invoice, amount: 1250, reason: 'Shipping was late; express fee returned.' },
   'list-payments': { id: EXAMPLE_IDS.invoice, pagination: { page_size: 20 } },
+  'list-refunds': { id: EXAMPLE_IDS.invoice, pagination: { page_size: 20 } },
 } satisfies ResourceRequestExamples<'invoices'>;

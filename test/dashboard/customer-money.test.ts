@@ -203,6 +203,32 @@ describe('customer balance and credit notes in the dashboard', () => {
   });
 });
 
+describe('the invoice page lists its payments and its refunds, newest first (issue 44)', () => {
+  it('shows each payment with its instrument, provider, status and decline code, and each refund made since', async () => {
+    const payer = await m.customer();
+    const invoice = await m.openInvoice(payer, { amount: 8_000 });
+    const declinedCard = await m.card(payer, '4000000000000002');
+    const goodCard = await m.card(payer, '4242424242424242');
+    const declined = (await m.ok('invoices/pay', { id: invoice.id, payment_instrument_id: declinedCard })).payment;
+    const paid = (await m.ok('invoices/pay', { id: invoice.id, payment_instrument_id: goodCard })).payment;
+    const first = (await m.ok('invoices/refund', { id: invoice.id, amount: 1_250, reason: 'Late delivery' })).refund;
+    const second = (await m.ok('invoices/refund', { id: invoice.id, amount: 300 })).refund;
+
+    await visit(support, `/invoices/${invoice.id}`, /^Invoice /);
+    const payments = await rows(support, 'Payments of this invoice', 2);
+    expect(payments.map((cells) => cells.slice(0, 5))).toEqual([
+      [paid.id, 'SUCCEEDED', '80.00 EUR', goodCard, paid.provider],
+      [declined.id, `DECLINED (${declined.decline_code})`, '80.00 EUR', declinedCard, declined.provider],
+    ]);
+    const refunds = await rows(support, 'Refunds of this invoice', 2);
+    expect(refunds.map((cells) => cells.slice(0, 6))).toEqual([
+      [second.id, 'SUCCEEDED', '3.00 EUR', paid.id, paid.provider, '—'],
+      [first.id, 'SUCCEEDED', '12.50 EUR', paid.id, paid.provider, 'Late delivery'],
+    ]);
+    await expectAccessible(support, 'customer-money-invoice-payments-refunds');
+  });
+});
+
 describe('the amount fields: decimals to minor units by the currency exponent, on the digits', () => {
   it('converts exactly and refuses more decimals than the currency has', () => {
     expect(minorUnitsOf('0.29', 'EUR')).toBe(29); // 0.29 * 100 is 28.999999999999996 in floats

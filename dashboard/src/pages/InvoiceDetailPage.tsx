@@ -170,7 +170,6 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
   const can = useCan();
   const client = useQueryClient();
   const invoice = useQuery({ queryKey: ['invoices', id], queryFn: () => v2<Invoice>('/v2/invoices/get', { id }) });
-  const [refunds, setRefunds] = useState<Refund[]>([]);
   const [instrument, setInstrument] = useState('');
   const [refundAmount, setRefundAmount] = useState('');
   const [refundReason, setRefundReason] = useState('');
@@ -179,6 +178,9 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
   );
   const payments = usePaged<InvoicePayment>(['invoices', id, 'payments'], async (token) =>
     pageOf(await v2<Page<InvoicePayment>>('/v2/invoices/list-payments', { id, pagination: { page_size: 20, ...(token ? { next_page_token: token } : {}) } })),
+  );
+  const refunds = usePaged<Refund>(['invoices', id, 'refunds'], async (token) =>
+    pageOf(await v2<Page<Refund>>('/v2/invoices/list-refunds', { id, pagination: { page_size: 20, ...(token ? { next_page_token: token } : {}) } })),
   );
   const refresh = () => client.invalidateQueries({ queryKey: ['invoices'] });
   const voidNote = useMutation({
@@ -194,9 +196,7 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
       }
       if (which === 'refund') {
         const body = { id, ...(refundAmount ? { amount: Number(refundAmount) } : {}), ...(refundReason ? { reason: refundReason } : {}) };
-        const result = await v2<{ refund: Refund }>('/v2/invoices/refund', body, { idempotencyKey: moneyIdempotency.keyFor({ which, body }) });
-        setRefunds((list) => [...list, result.refund]);
-        return result;
+        return v2<{ refund: Refund }>('/v2/invoices/refund', body, { idempotencyKey: moneyIdempotency.keyFor({ which, body }) });
       }
       return v2(`/v2/invoices/${which}`, { id });
     },
@@ -287,20 +287,27 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
                 { header: 'Payment', cell: (row) => row.id },
                 { header: 'Status', cell: (row) => `${row.status}${row.decline_code ? ` (${row.decline_code})` : ''}` },
                 { header: 'Amount', cell: (row) => money(row.amount, row.currency) },
+                { header: 'Instrument', cell: (row) => row.payment_instrument_id },
                 { header: 'Provider', cell: (row) => row.provider ?? '—' },
                 { header: 'Provider reference', cell: ProviderReference },
                 { header: 'Created', cell: (row) => dateTime(row.created_at) },
               ]}
             />
-            {refunds.length > 0 ? (
-              <ul>
-                {refunds.map((refund) => (
-                  <li key={refund.id}>
-                    Refund {refund.id}: {money(refund.amount, refund.currency)} {refund.status} {refund.reason ?? ''}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <PagedTable
+              caption="Refunds of this invoice"
+              paged={refunds}
+              rowKey={(row) => row.id}
+              empty="No refund was made."
+              columns={[
+                { header: 'Refund', cell: (row) => row.id },
+                { header: 'Status', cell: (row) => row.status },
+                { header: 'Amount', cell: (row) => money(row.amount, row.currency) },
+                { header: 'Of payment', cell: (row) => row.payment_id },
+                { header: 'Provider', cell: (row) => row.provider },
+                { header: 'Reason', cell: (row) => row.reason ?? '—' },
+                { header: 'Created', cell: (row) => dateTime(row.created_at) },
+              ]}
+            />
           </section>
           <section aria-labelledby="credit-notes">
             <h2 id="credit-notes">Credit notes</h2>
