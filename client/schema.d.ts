@@ -2790,6 +2790,11 @@ export interface components {
                 comment?: string;
                 /** @enum {string} */
                 mode: "IMMEDIATELY" | "PERIOD_END";
+                /**
+                 * @description Extension (docs/portal.md): the customer asked for it in the customer portal, and may take it back there. Absent: the merchant’s (or the platform’s) own.
+                 * @constant
+                 */
+                requested_by?: "CUSTOMER";
             };
             discounts: {
                 coupon_id?: string;

@@ -22,7 +22,9 @@ interface Transition {
   by: string;
 }
 
-const LIVE: readonly SubscriptionStatus[] = ['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION', 'UNPAID'];
+/** Every status but the two terminal ones: a subscription that may still bill. */
+export const LIVE_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION', 'UNPAID'];
+const LIVE = LIVE_SUBSCRIPTION_STATUSES;
 
 export const SUBSCRIPTION_TRANSITIONS = {
   /** starts_at reached with a FREE trial: SubscriptionTrialActivated. */

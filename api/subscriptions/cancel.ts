@@ -16,7 +16,8 @@ export const cancelSubscription = authorizedProcedure
   .input(cancelSubscriptionRequest)
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
-    withIdempotency(ctx, 'subscriptions/cancel', input, (ctx) => cancel(ctx, operationScope(ctx.principal, input.channel_id), input, updateRequestKey(ctx)), {
+    withIdempotency(ctx, 'subscriptions/cancel', input, (ctx) =>
+        cancel(ctx, operationScope(ctx.principal, input.channel_id), { ...input, ...(ctx.principal.customer ? { requestedBy: 'CUSTOMER' } : {}) }, updateRequestKey(ctx)), {
       holdKey: true,
     }),
   );

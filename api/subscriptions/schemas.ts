@@ -215,6 +215,10 @@ export const cancellationInfoObject = z.object({
   reason: cancellationReason,
   comment: z.string().optional(),
   mode: z.enum(CANCELLATION_MODES),
+  requested_by: z
+    .literal('CUSTOMER')
+    .optional()
+    .meta({ description: 'Extension (docs/portal.md): the customer asked for it in the customer portal, and may take it back there. Absent: the merchant’s (or the platform’s) own.' }),
 });
 
 export const subscriptionDiscountObject = z.object({

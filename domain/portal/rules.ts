@@ -1,3 +1,4 @@
+import { collectionInstrumentOf } from '../collection-instrument';
 import type { PortalSettings } from './settings';
 
 /** A change of one subscription line the customer asks for in the portal. */
@@ -21,27 +22,24 @@ export function forbiddenLineChange(settings: PortalSettings, currentPriceId: st
 }
 
 /**
- * A customer may undo only a cancellation a customer asked for: one the merchant scheduled for
- * fraud, a dispute or an exhausted dunning is the merchant's to take back.
+ * A customer may undo only a cancellation they asked for in the portal (`requested_by: CUSTOMER`):
+ * one the merchant scheduled, whatever its reason, is the merchant's to take back.
  */
-export function customerMayUndoCancellation(reason: string | undefined): boolean {
-  return reason === 'CANCELLATION_REQUESTED';
+export function customerMayUndoCancellation(cancellation: { requested_by?: string } | null | undefined): boolean {
+  return cancellation?.requested_by === 'CUSTOMER';
 }
 
-/** Subscriptions that still charge: not CANCELLED or EXPIRED. */
-export const LIVE_SUBSCRIPTION_STATUSES = ['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION', 'UNPAID'] as const;
-
 /**
- * The subscriptions that need each instrument: those that name it, and, for the customer's
- * default, those that name none (collection falls back to the default: services/payments/collect.ts).
+ * The subscriptions that need each card: each live subscription needs the card its collection
+ * would charge (domain/collection-instrument.ts): its own while ACTIVE, else the customer's default.
  */
 export function instrumentsInUse(
-  subscriptions: readonly { id: string; paymentInstrumentId: string | null }[],
+  subscriptions: readonly { id: string; paymentInstrument: { id: string; status: string } | null }[],
   defaultInstrumentId: string | undefined,
 ): Map<string, string[]> {
   const needs = new Map<string, string[]>();
   for (const subscription of subscriptions) {
-    const instrumentId = subscription.paymentInstrumentId ?? defaultInstrumentId;
+    const instrumentId = collectionInstrumentOf(subscription.paymentInstrument, defaultInstrumentId);
     if (!instrumentId) continue;
     needs.set(instrumentId, [...(needs.get(instrumentId) ?? []), subscription.id]);
   }

@@ -19,13 +19,20 @@ export function cancelNow(state: SubscriptionState, now: number, reason: Cancell
 export function cancelScheduled(state: SubscriptionState, now: number): Step {
   const scheduled = state.cancellation!;
   const step = cancelNow(state, now, scheduled.reason, scheduled.comment, scheduled.requestedAt);
-  return { state: { ...step.state, cancellation: { ...step.state.cancellation!, mode: 'PERIOD_END', cancelAt: scheduled.cancelAt } }, events: step.events };
+  return { state: { ...step.state, cancellation: { ...step.state.cancellation!, ...requester(scheduled.requestedBy), mode: 'PERIOD_END', cancelAt: scheduled.cancelAt } }, events: step.events };
 }
 
 export interface CancelRequest {
   mode: CancellationMode;
   reason: CancellationReason;
   comment: string | null;
+  /** The customer portal's requests say so: only a customer's own cancellation is theirs to undo. */
+  requestedBy?: 'CUSTOMER';
+}
+
+/** Kept only when set, so a merchant's cancellation stores and replays exactly as before. */
+function requester(requestedBy: 'CUSTOMER' | undefined): Pick<Cancellation, 'requestedBy'> {
+  return requestedBy ? { requestedBy } : {};
 }
 
 export function validateCancel(state: SubscriptionState, request: CancelRequest): void {
@@ -46,8 +53,18 @@ export function validateCancel(state: SubscriptionState, request: CancelRequest)
 
 export function cancel(state: SubscriptionState, request: CancelRequest, now: number): Step {
   validateCancel(state, request);
-  if (request.mode === 'IMMEDIATELY') return cancelNow(state, now, request.reason, request.comment);
-  const cancellation: Cancellation = { mode: 'PERIOD_END', cancelAt: currentPeriodEnd(state)!, requestedAt: now, reason: request.reason, comment: request.comment };
+  if (request.mode === 'IMMEDIATELY') {
+    const step = cancelNow(state, now, request.reason, request.comment);
+    return { state: { ...step.state, cancellation: { ...step.state.cancellation!, ...requester(request.requestedBy) } }, events: step.events };
+  }
+  const cancellation: Cancellation = {
+    mode: 'PERIOD_END',
+    cancelAt: currentPeriodEnd(state)!,
+    requestedAt: now,
+    reason: request.reason,
+    comment: request.comment,
+    ...requester(request.requestedBy),
+  };
   return { state: touch(state, now, { cancellation }), events: ['SubscriptionScheduledForCancellation'] };
 }
 

@@ -62,6 +62,8 @@ export interface Cancellation {
   requestedAt: number;
   reason: CancellationReason;
   comment: string | null;
+  /** Set when the customer asked for it in the customer portal; absent: the merchant (or the platform). */
+  requestedBy?: 'CUSTOMER';
 }
 
 export interface Line {

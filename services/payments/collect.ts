@@ -1,6 +1,7 @@
 import type { ChargeInput, ChargeSummary } from './charge';
 import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
+import { collectionInstrumentOf } from '../../domain/collection-instrument';
 import { defaultInstrumentOf } from '../payment-instruments/chargeable-instrument';
 import { paymentByKey } from './payment-rows';
 import { parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
@@ -124,10 +125,12 @@ export async function collectionInstrument(
  * after the claim commits).
  */
 export async function chosenInstrument(db: Db, invoice: { customerId: string; paymentInstrumentId: string | null }): Promise<string | undefined> {
+  let named: { id: string; status: string } | null = null;
   if (invoice.paymentInstrumentId) {
     const [own] = await readRows<{ status: string }>(db, instrumentStatus, [invoice.paymentInstrumentId]);
     if (own?.status === 'ACTIVE') return invoice.paymentInstrumentId;
+    named = { id: invoice.paymentInstrumentId, status: own?.status ?? 'MISSING' };
   }
   const [customer] = await readRows<{ configuration: unknown }>(db, customerConfiguration, [invoice.customerId]);
-  return (customer ? defaultInstrumentOf(customer) : undefined) ?? invoice.paymentInstrumentId ?? undefined;
+  return collectionInstrumentOf(named, customer ? defaultInstrumentOf(customer) : undefined);
 }

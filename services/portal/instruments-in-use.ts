@@ -1,5 +1,6 @@
 import { ApiError } from '../../domain/errors';
-import { instrumentsInUse, LIVE_SUBSCRIPTION_STATUSES } from '../../domain/portal/rules';
+import { instrumentsInUse } from '../../domain/portal/rules';
+import { LIVE_SUBSCRIPTION_STATUSES } from '../../domain/subscription-status';
 import type { Database } from '../../prisma/client';
 import { defaultInstrumentOf } from '../payment-instruments/chargeable-instrument';
 import type { PortalActor } from './actor';
@@ -14,7 +15,17 @@ export async function customerInstrumentsInUse(db: Database, actor: PortalActor)
       orderBy: { id: 'asc' },
     }),
   ]);
-  return instrumentsInUse(subscriptions, customer ? defaultInstrumentOf(customer) : undefined);
+  const namedIds = [...new Set(subscriptions.flatMap((subscription) => (subscription.paymentInstrumentId ? [subscription.paymentInstrumentId] : [])))];
+  const named = new Map(
+    (await db.paymentInstrument.findMany({ where: { accountId: actor.accountId, id: { in: namedIds } }, select: { id: true, status: true } })).map((row) => [row.id, row]),
+  );
+  return instrumentsInUse(
+    subscriptions.map((subscription) => ({
+      id: subscription.id,
+      paymentInstrument: subscription.paymentInstrumentId ? (named.get(subscription.paymentInstrumentId) ?? { id: subscription.paymentInstrumentId, status: 'MISSING' }) : null,
+    })),
+    customer ? defaultInstrumentOf(customer) : undefined,
+  );
 }
 
 /**

@@ -14,6 +14,8 @@ export interface CancelSubscriptionInput {
   /** Left out: CANCELLATION_REQUESTED. */
   reason?: CancellationReason;
   comment?: string;
+  /** The customer portal's caller: only a customer's own cancellation is theirs to undo (docs/portal.md). */
+  requestedBy?: 'CUSTOMER';
 }
 
 /**
@@ -27,6 +29,11 @@ export async function cancelSubscription(
   requestKey: UpdateRequestKey | undefined,
 ): Promise<SubscriptionObject> {
   const row = await visibleSubscription(deps.db, scope, input.id);
-  const request = { mode: input.mode ?? 'IMMEDIATELY', reason: input.reason ?? 'CANCELLATION_REQUESTED', comment: input.comment ?? null } as const;
+  const request = {
+    mode: input.mode ?? 'IMMEDIATELY',
+    reason: input.reason ?? 'CANCELLATION_REQUESTED',
+    comment: input.comment ?? null,
+    ...(input.requestedBy ? { requestedBy: input.requestedBy } : {}),
+  } as const;
   return changeThroughWorkflow(deps, row, (state) => requireTransition('cancel', state.status), { update: 'cancel', request }, requestKey);
 }

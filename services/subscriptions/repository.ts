@@ -8,6 +8,7 @@ import { type Line, type LineTax, type SubscriptionState } from '../../domain/su
 import type { SubscriptionStatus } from '../../domain/subscription-status';
 import { statusChangeCause } from '../../domain/subscriptions/status-change-cause';
 import { newId } from '../../domain/ids';
+import { subscriptionMonthlyAmount } from '../../domain/metrics/subscription-monthly-amount';
 import { Prisma } from '../../generated/prisma/client';
 import { outboxRow } from '../../prisma/outbox';
 import { readRows, sqlStatement, writeRows } from '../../prisma/statements';
@@ -60,6 +61,7 @@ export function stateOfRow(row: SubscriptionRow): SubscriptionState {
           requestedAt: Date.parse(cancellation.requested_at),
           reason: cancellation.reason,
           comment: cancellation.comment ?? null,
+          ...(cancellation.requested_by ? { requestedBy: cancellation.requested_by } : {}),
         }
       : null,
     settings: row.settings as unknown as SubscriptionState['settings'],
@@ -109,7 +111,14 @@ function trialJson(state: SubscriptionState): TrialInfoJson | null {
 function cancellationJson(state: SubscriptionState): CancellationInfoJson | null {
   const c = state.cancellation;
   if (!c) return null;
-  return { cancel_at: iso(c.cancelAt), requested_at: iso(c.requestedAt), reason: c.reason, ...(c.comment ? { comment: c.comment } : {}), mode: c.mode };
+  return {
+    cancel_at: iso(c.cancelAt),
+    requested_at: iso(c.requestedAt),
+    reason: c.reason,
+    ...(c.comment ? { comment: c.comment } : {}),
+    mode: c.mode,
+    ...(c.requestedBy ? { requested_by: c.requestedBy } : {}),
+  };
 }
 
 function rowColumns(state: SubscriptionState) {
@@ -214,6 +223,7 @@ export async function insertSubscription(tx: Db, state: SubscriptionState, event
     newId('subscriptionStatusChange', state.updatedAt),
     statusChangeCause(null, state),
     JSON.stringify(outbox),
+    subscriptionMonthlyAmount(state),
   ]);
   return row;
 }
@@ -256,16 +266,17 @@ function newRow(state: SubscriptionState): SubscriptionRow {
 
 /**
  * The row, its lines, its first status and its events. $8–$25 are `updateValues` without the id,
- * in `saveRow`'s order: the two statements change together.
+ * in `saveRow`'s order: the two statements change together. $30 is its monthly amount
+ * (docs/metrics.md), kept on the row so MRR is a sum.
  */
 const insertRow = sqlStatement(
   'subscriptions.insert',
   `WITH subscription AS (
      INSERT INTO subscriptions (id, account_id, channel_id, customer_id, currency, collection_method, created_at, status, payment_instrument_id,
                                 latest_invoice_id, description, merchant_reference, metadata, discounts, trial_info, cancellation_info, settings,
-                                start_scheduled_at, started_at, next_billing_at, anchor_at, ends_at, cycle_count, version, updated_at)
+                                start_scheduled_at, started_at, next_billing_at, anchor_at, ends_at, cycle_count, version, updated_at, monthly_amount)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb,
-             $18, $19, $20, $21, $22, $23, $24, $25)
+             $18, $19, $20, $21, $22, $23, $24, $25, $30::int)
    ), lines AS (
      INSERT INTO subscription_line_items (id, subscription_id, position, product_id, product_price_id, product_name, product_description,
                                           billing_type, currency, amount, quantity, started_at, period_start_at, period_end_at,
@@ -337,6 +348,7 @@ export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: 
     moved ? from : null,
     moved ? statusChangeCause(from, state) : null,
     JSON.stringify(outbox),
+    subscriptionMonthlyAmount(state),
   ]);
   if (!lines) await rewriteLines(tx, state);
   return row;
@@ -372,7 +384,7 @@ async function rewriteLines(tx: Db, state: SubscriptionState): Promise<void> {
 /**
  * A saved step in one statement: `rowColumns` over the row ($1–$19, `updateValues`), the changed
  * lines ($20), the status move when there is one ($21–$23, all null otherwise) and the events
- * ($24, recordEvent's rows). Every step of a workflow writes it: the update, lines and events as
+ * ($24, recordEvent's rows) and the monthly amount ($25, docs/metrics.md). Every step of a workflow writes it: the update, lines and events as
  * statements of their own cost a renewal two round trips more, and Prisma's `update` the worker
  * about 0.4 ms of CPU more (issue 13). test/subscriptions/line-writes.test.ts holds the row it
  * leaves equal to the one Prisma's update leaves. A data-modifying WITH runs whether or not the
@@ -384,7 +396,7 @@ const saveRow = sqlStatement(
      UPDATE subscriptions SET status = $2, payment_instrument_id = $3, latest_invoice_id = $4, description = $5, merchant_reference = $6,
        metadata = $7::jsonb, discounts = $8::jsonb, trial_info = $9::jsonb, cancellation_info = $10::jsonb, settings = $11::jsonb,
        start_scheduled_at = $12, started_at = $13, next_billing_at = $14, anchor_at = $15, ends_at = $16, cycle_count = $17,
-       version = $18, updated_at = $19
+       version = $18, updated_at = $19, monthly_amount = $25::int
      WHERE id = $1
    ), lines AS (
      UPDATE subscription_line_items AS l SET subscription_id = v."subscriptionId", position = v.position, product_id = v."productId",

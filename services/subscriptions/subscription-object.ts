@@ -50,6 +50,8 @@ export interface CancellationInfoJson {
   reason: CancellationReason;
   comment?: string;
   mode: CancellationMode;
+  /** Extension: the customer asked for it in the customer portal. */
+  requested_by?: 'CUSTOMER';
 }
 
 export interface SubscriptionDiscountObject {

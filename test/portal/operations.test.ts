@@ -112,7 +112,7 @@ describe('subscriptions', () => {
 
     const cancelled = await portal.ok('subscriptions/cancel', { id, comment: 'Too expensive' }, { 'idempotency-key': 'cancel-1' });
     expect(cancelled.status).toBe('ACTIVE');
-    expect(cancelled.cancellation_info).toMatchObject({ reason: 'CANCELLATION_REQUESTED', comment: 'Too expensive' });
+    expect(cancelled.cancellation_info).toMatchObject({ reason: 'CANCELLATION_REQUESTED', comment: 'Too expensive', requested_by: 'CUSTOMER' });
     expect(Date.parse(cancelled.cancellation_info.cancel_at)).toBeGreaterThan(Date.parse(cancelled.cancellation_info.requested_at) + 20 * DAY);
 
     const undone = await portal.ok('subscriptions/undo-cancel', { id });
@@ -130,14 +130,18 @@ describe('subscriptions', () => {
     expect(await portal.post('subscriptions/cancel', { id })).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', context: { portal_setting: 'cancellation' } } });
     expect((await s.get(id)).cancellation_info).toBeUndefined();
 
-    await s.ok('subscriptions/cancel', { id, mode: 'PERIOD_END', reason: 'FRAUD_ALERT_RECEIVED' });
-    expect(await portal.post('subscriptions/undo-cancel', { id })).toMatchObject({ status: 403, body: { context: { reason: 'FRAUD_ALERT_RECEIVED' } } });
+    // The merchant's own cancellation, with the default reason a customer's has too, is not the customer's to undo.
+    const byMerchant = await s.ok('subscriptions/cancel', { id, mode: 'PERIOD_END' });
+    expect(byMerchant.cancellation_info.reason).toBe('CANCELLATION_REQUESTED');
+    expect(byMerchant.cancellation_info.requested_by).toBeUndefined();
+    expect(await portal.post('subscriptions/undo-cancel', { id })).toMatchObject({ status: 403, body: { context: { requested_by: 'MERCHANT' } } });
+    expect((await s.get(id)).cancellation_info).toBeDefined();
     await s.ok('subscriptions/delete-cancellation', { id });
 
     await setPortalSettings({ cancellation: 'IMMEDIATELY' });
     const cancelled = await portal.ok('subscriptions/cancel', { id });
     expect(cancelled.status).toBe('CANCELLED');
-    expect(cancelled.cancellation_info.reason).toBe('CANCELLATION_REQUESTED');
+    expect(cancelled.cancellation_info).toMatchObject({ reason: 'CANCELLATION_REQUESTED', requested_by: 'CUSTOMER' });
   });
 });
 

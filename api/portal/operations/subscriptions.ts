@@ -81,9 +81,9 @@ export const subscriptionOperations = {
   ),
   'subscriptions/undo-cancel': portalOperation(z.strictObject({ id: subscriptionId }), async (ctx, input) => {
     const subscription = await ownedSubscription(ctx.db, ctx.session.actor, input.id);
-    const reason = (subscription.cancellationInfo as { reason?: string } | null)?.reason;
-    if (reason !== undefined && !customerMayUndoCancellation(reason)) {
-      throw new ApiError('PERMISSION_DENIED', 'The merchant scheduled this cancellation; only the merchant can take it back.', { reason });
+    const cancellation = subscription.cancellationInfo as { requested_by?: string } | null;
+    if (cancellation && !customerMayUndoCancellation(cancellation)) {
+      throw new ApiError('PERMISSION_DENIED', 'The merchant scheduled this cancellation; only the merchant can take it back.', { requested_by: 'MERCHANT' });
     }
     return { body: await callV2(ctx.v2, 'subscriptions.delete-cancellation', { id: input.id }, ctx.v2.idempotencyKey) };
   }),

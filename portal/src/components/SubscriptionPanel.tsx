@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
-import { customerMayUndoCancellation, LIVE_SUBSCRIPTION_STATUSES } from '../../../domain/portal/rules';
+import { customerMayUndoCancellation } from '../../../domain/portal/rules';
+import { LIVE_SUBSCRIPTION_STATUSES } from '../../../domain/subscription-status';
 import { portalCall } from '../api/call';
 import type { Subscription, SubscriptionLine } from '../api/types';
 import { useAction } from '../api/useAction';
@@ -76,7 +77,7 @@ export function SubscriptionPanel({ subscription, onChanged }: { subscription: S
       {scheduled && cancellation && (
         <div className="scheduled">
           <p>{t.subscriptions.scheduledCancel(date(cancellation.cancel_at))}</p>
-          {customerMayUndoCancellation(cancellation.reason) && (
+          {customerMayUndoCancellation(cancellation) && (
             <button type="button" onClick={() => void undoCancellation()} disabled={undo.pending}>
               {t.subscriptions.undoCancel}
             </button>
