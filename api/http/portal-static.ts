@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/errors';
-import { stripeJsUrl } from '../../services/payments/providers/stripe/js-url';
+import { stripeJsOrigins } from '../../services/payments/providers/stripe/js-url';
 import { envelopeOf } from '../errors/envelope';
 
 /** Where `npm run portal:build` writes the app (vite, portal/vite.config.ts). */
@@ -16,21 +16,21 @@ export interface PortalStaticOptions {
 }
 
 /**
- * The dashboard's policy (same origin, no inline script) with one other origin: Stripe.js's
- * (STRIPE_JS_URL), whose script the card pages of a Stripe-connected account load, whose frames
- * hold Elements' card fields and which that script calls. No referrer: a hosted invoice's
- * signed link is in the page's own URL.
+ * The dashboard's policy (same origin, no inline script) plus what Stripe.js needs
+ * (STRIPE_JS_URL's origin for its script; for Stripe's own, api.stripe.com for its calls and
+ * hooks.stripe.com for 3-D Secure frames): the card pages of a Stripe-connected account load it.
+ * No referrer: a hosted invoice's signed link is in the page's own URL.
  */
 export function portalPageHeaders(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const stripe = new URL(stripeJsUrl(env)).origin;
+  const stripe = stripeJsOrigins(env);
   return {
     'content-security-policy': [
       "default-src 'self'",
-      `script-src 'self' ${stripe}`,
+      `script-src 'self' ${stripe.script.join(' ')}`,
       "style-src 'self'",
       "img-src 'self' data:",
-      `connect-src 'self' ${stripe}`,
-      `frame-src ${stripe}`,
+      `connect-src 'self' ${stripe.connect.join(' ')}`,
+      `frame-src ${stripe.frame.join(' ')}`,
       "frame-ancestors 'none'",
       "base-uri 'self'",
       "form-action 'self'",

@@ -80,14 +80,15 @@ describe('the customer portal served under /portal/', () => {
     expect(policy['frame-ancestors']).toEqual(["'none'"]);
   });
 
-  it("defaults to Stripe's own Stripe.js origin", async () => {
+  it("defaults to Stripe's own Stripe.js, with what its script reaches: api.stripe.com and the 3-D Secure frames of hooks.stripe.com", async () => {
     const bare = Fastify();
     registerPortalStatic(bare, { distDir: dist, env: {} });
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const policy = directives((await get(bare, '/portal/')).headers['content-security-policy']!);
     await bare.close();
     expect(policy['script-src']).toEqual(["'self'", 'https://js.stripe.com']);
-    expect(policy['frame-src']).toEqual(['https://js.stripe.com']);
+    expect(policy['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);
+    expect(policy['frame-src']).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
   });
 
   it('serves hashed assets with a long cache and answers a missing one 404, never with the page', async () => {
