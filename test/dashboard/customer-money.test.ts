@@ -73,9 +73,9 @@ describe('customer balance and credit notes in the dashboard', () => {
   it('an admin sees the balance in words and the paged ledger, adjusts it exactly in minor units and sees it change', async () => {
     await visit(admin, `/customers/${customerId}`, /^Customer /);
     const balances = admin.getByTestId('customer-balances');
-    await balances.getByText('EUR: 15.00 EUR credit the merchant owes the customer').waitFor();
+    await balances.getByText('EUR: €15.00 credit the merchant owes the customer').waitFor();
     const firstPage = await rows(admin, 'Balance transactions', 20);
-    expect(firstPage[0]).toEqual(['ADJUSTMENT', '-0.75 EUR', '-15.00 EUR', '—', 'Goodwill 20', expect.stringMatching(/ UTC$/)]);
+    expect(firstPage[0]).toEqual(['ADJUSTMENT', '-€0.75', '-€15.00', '—', 'Goodwill 20', expect.stringMatching(/ UTC$/)]);
 
     // A decimal with more digits than EUR has is refused on the page, nothing sent.
     await admin.getByLabel('Direction').selectOption('DEBIT');
@@ -89,10 +89,10 @@ describe('customer balance and credit notes in the dashboard', () => {
     // Keyboard only: Enter in the amount field submits the form.
     await admin.getByLabel('Amount (e.g. 15.00)').fill('2.5');
     await admin.getByLabel('Amount (e.g. 15.00)').press('Enter');
-    await balances.getByText('EUR: 12.50 EUR credit the merchant owes the customer').waitFor();
+    await balances.getByText('EUR: €12.50 credit the merchant owes the customer').waitFor();
     const stored = await balanceRows(customerId);
     expect(stored.at(-1)).toMatchObject({ type: 'ADJUSTMENT', amount: 250, endingBalance: -1250, description: 'Late fee' });
-    expect((await rows(admin, 'Balance transactions', 20))[0]!.slice(0, 5)).toEqual(['ADJUSTMENT', '2.50 EUR', '-12.50 EUR', '—', 'Late fee']);
+    expect((await rows(admin, 'Balance transactions', 20))[0]!.slice(0, 5)).toEqual(['ADJUSTMENT', '€2.50', '-€12.50', '—', 'Late fee']);
 
     await admin.getByRole('navigation', { name: 'Balance transactions pages' }).getByRole('button', { name: 'Next page' }).click();
     expect((await rows(admin, 'Balance transactions', 1)).map((cells) => cells[4])).toEqual(['Goodwill 1']);
@@ -111,7 +111,7 @@ describe('customer balance and credit notes in the dashboard', () => {
     const preview = admin.getByTestId('credit-note-preview');
     await preview.waitFor();
     expect(await preview.textContent()).toBe(
-      "Preview: total 30.00 EUR (tax 0.00 EUR), off the amount due 0.00 EUR, refunded to the payment 0.00 EUR, credited to the customer's balance 20.00 EUR, given back outside the platform 10.00 EUR; the invoice then owes 0.00 EUR.",
+      "Preview: total €30.00 (tax €0.00), off the amount due €0.00, refunded to the payment €0.00, credited to the customer's balance €20.00, given back outside the platform €10.00; the invoice then owes €0.00.",
     );
     expect(await platform.db.creditNote.count({ where: { invoiceId } })).toBe(0);
     await expectAccessible(admin, 'customer-money-admin-credit-note-preview');
@@ -119,7 +119,7 @@ describe('customer balance and credit notes in the dashboard', () => {
     await admin.getByRole('button', { name: 'Issue credit note' }).click();
     const [issued] = await rows(admin, 'Credit notes of this invoice', 1);
     expect(issued!.slice(2, 4)).toEqual(['ISSUED', 'PRODUCT_UNSATISFACTORY: Arrived late']);
-    expect(issued![1]).toContain("credited to the customer's balance 20.00 EUR");
+    expect(issued![1]).toContain("credited to the customer's balance €20.00");
     const note = await platform.db.creditNote.findFirstOrThrow({ where: { invoiceId } });
     expect(note).toMatchObject({ totalAmount: 3_000, balanceCreditAmount: 2_000, outOfBandAmount: 1_000, status: 'ISSUED' });
     expect((await balanceRows(customerId)).at(-1)).toMatchObject({ type: 'CREDIT_NOTE', amount: -2_000, endingBalance: -3_250 });
@@ -141,7 +141,7 @@ describe('customer balance and credit notes in the dashboard', () => {
     expect(await admin.getByLabel('Amount credited, tax included').isDisabled()).toBe(true);
     await admin.getByLabel('Given back outside the platform').fill('100');
     await admin.getByLabel('Given back outside the platform').press('Enter');
-    await preview.filter({ hasText: /^Preview: total 100\.00 EUR .* given back outside the platform 100\.00 EUR;/ }).waitFor();
+    await preview.filter({ hasText: /^Preview: total €100\.00 .* given back outside the platform €100\.00;/ }).waitFor();
     expect(await platform.db.creditNote.count({ where: { invoiceId } })).toBe(1);
     await expectAccessible(admin, 'customer-money-admin-invoice');
   });
@@ -150,9 +150,9 @@ describe('customer balance and credit notes in the dashboard', () => {
     await m.ok('credit-notes/create', { invoice_id: invoiceId, amount: 500, reason: 'DUPLICATE', out_of_band_amount: 500 });
 
     await visit(support, `/customers/${customerId}`, /^Customer /);
-    await support.getByTestId('customer-balances').getByText('EUR: 12.50 EUR credit the merchant owes the customer').waitFor();
+    await support.getByTestId('customer-balances').getByText('EUR: €12.50 credit the merchant owes the customer').waitFor();
     const ledger = await rows(support, 'Balance transactions', 20);
-    expect(ledger[0]!.slice(0, 4)).toEqual(['CREDIT_NOTE', '20.00 EUR', '-12.50 EUR', expect.stringMatching(new RegExp(`^Credit note cn_\\w+ of ${invoiceId}$`))]);
+    expect(ledger[0]!.slice(0, 4)).toEqual(['CREDIT_NOTE', '€20.00', '-€12.50', expect.stringMatching(new RegExp(`^Credit note cn_\\w+ of ${invoiceId}$`))]);
     expect(await support.getByRole('button', { name: 'Adjust balance' }).count()).toBe(0);
     expect(await support.getByLabel('Description').count()).toBe(0);
     await expectAccessible(support, 'customer-money-support-customer');
@@ -217,15 +217,42 @@ describe('the invoice page lists its payments and its refunds, newest first (iss
     await visit(support, `/invoices/${invoice.id}`, /^Invoice /);
     const payments = await rows(support, 'Payments of this invoice', 2);
     expect(payments.map((cells) => cells.slice(0, 5))).toEqual([
-      [paid.id, 'SUCCEEDED', '80.00 EUR', goodCard, paid.provider],
-      [declined.id, `DECLINED (${declined.decline_code})`, '80.00 EUR', declinedCard, declined.provider],
+      [paid.id, 'SUCCEEDED', '€80.00', goodCard, paid.provider],
+      [declined.id, `DECLINED (${declined.decline_code})`, '€80.00', declinedCard, declined.provider],
     ]);
     const refunds = await rows(support, 'Refunds of this invoice', 2);
     expect(refunds.map((cells) => cells.slice(0, 6))).toEqual([
-      [second.id, 'SUCCEEDED', '3.00 EUR', paid.id, paid.provider, '—'],
-      [first.id, 'SUCCEEDED', '12.50 EUR', paid.id, paid.provider, 'Late delivery'],
+      [second.id, 'SUCCEEDED', '€3.00', paid.id, paid.provider, '—'],
+      [first.id, 'SUCCEEDED', '€12.50', paid.id, paid.provider, 'Late delivery'],
     ]);
     await expectAccessible(support, 'customer-money-invoice-payments-refunds');
+  });
+
+  it('takes a refund in major units by the currency exponent and shows amounts in the reader’s locale', async () => {
+    const { invoice } = await m.paidInvoice(8_000);
+    await visit(admin, `/invoices/${invoice.id}`, /^Invoice /);
+    const field = admin.getByLabel('Refund amount in EUR, e.g. 15.00 (empty: all that is left)');
+    // More decimals than EUR has is refused on the page, nothing sent.
+    await field.fill('4.105');
+    await admin.getByRole('button', { name: 'Refund', exact: true }).click();
+    await admin.getByRole('alert').filter({ hasText: 'with at most its number of decimals' }).waitFor();
+    expect(await platform.db.refund.count({ where: { invoiceId: invoice.id } })).toBe(0);
+    // 4.10 EUR is 410 minor units, not 4 (what the field took in minor units before).
+    await field.fill('4.10');
+    await field.press('Enter');
+    expect((await rows(admin, 'Refunds of this invoice', 1))[0]![2]).toBe('€4.10');
+    expect(await platform.db.refund.findMany({ where: { invoiceId: invoice.id }, select: { amount: true } })).toEqual([{ amount: 410 }]);
+    await expectAccessible(admin, 'customer-money-invoice-refund-major-units');
+
+    // A reader in Germany sees the German way of writing the same amounts.
+    const session = await signedInUser(platform, 'money-support-de@example.test', 'SUPPORT');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'de-DE' });
+    contexts.push(context);
+    await context.addCookies([{ name: 'bp_session', value: session.cookie!, url: platform.baseUrl }]);
+    const german = await context.newPage();
+    await visit(german, `/invoices/${invoice.id}`, /^Invoice /);
+    expect((await rows(german, 'Refunds of this invoice', 1))[0]![2]).toBe('4,10\u00a0€');
+    expect((await rows(german, 'Payments of this invoice', 1))[0]![2]).toBe('80,00\u00a0€');
   });
 });
 

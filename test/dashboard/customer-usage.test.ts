@@ -168,7 +168,7 @@ describe('usage on the customer page in a real browser', () => {
     const upcoming = admin.getByRole('table', { name: new RegExp(`^Next invoice of subscription ${subscriptionId}`) });
     await upcoming.waitFor();
     const lines = await Promise.all((await upcoming.locator('tbody tr').all()).map((row) => row.locator('td').allTextContents()));
-    expect(lines).toEqual([[expect.any(String), '1', `6 from ${span(currentStart, Date.parse(current.end_at))}, to date`, '0.09 EUR']]);
+    expect(lines).toEqual([[expect.any(String), '1', `6 from ${span(currentStart, Date.parse(current.end_at))}, to date`, '€0.09']]);
     const preview = (await s.ok('invoices/preview', { subscription_id: subscriptionId })).next_invoice;
     expect(preview.line_items[0].usage).toMatchObject({ quantity: '6', period: current });
     await expectAccessible(admin, 'customer-usage');

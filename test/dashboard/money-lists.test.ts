@@ -152,7 +152,7 @@ describe('money lists and customer search in the dashboard', () => {
     await admin.getByLabel('Currency').fill('usd');
     await admin.getByRole('button', { name: 'Filter' }).click();
     await settles(() => column(admin, 'Settlements', idColumn), [ids[5]]);
-    expect(await column(admin, 'Settlements', 1)).toEqual(['10.05 USD']);
+    expect(await column(admin, 'Settlements', 1)).toEqual(['$10.05']);
 
     await admin.getByLabel('Currency').fill('');
     await admin.getByLabel('Settled from').fill('2026-03-10');

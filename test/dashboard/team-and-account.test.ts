@@ -175,15 +175,15 @@ describe('the Account page’s customer portal settings', () => {
     expect(await section.getByLabel('Update their billing details (address, tax registrations, e-mail)').isChecked()).toBe(true);
     await section.getByText('None: customers cannot switch prices.').waitFor();
     const picker = section.getByRole('table', { name: 'Recurring prices' });
-    await picker.getByLabel('Team plan · 19.00 EUR every month').waitFor();
-    expect(await picker.getByText('50.00 EUR').count()).toBe(0);
+    await picker.getByLabel('Team plan · €19.00 every month').waitFor();
+    expect(await picker.getByText('€50.00').count()).toBe(0);
 
     await cancellation.getByLabel('Immediately').check();
     await section.getByLabel('Change the quantity of a subscription line').check();
-    await picker.getByLabel('Team plan · 19.00 EUR every month').check();
-    await picker.getByLabel('Team plan · 190.00 EUR every year').check();
+    await picker.getByLabel('Team plan · €19.00 every month').check();
+    await picker.getByLabel('Team plan · €190.00 every year').check();
     const chosen = section.getByRole('list', { name: 'Prices customers may switch between' });
-    await chosen.getByText('Team plan · 190.00 EUR every year').waitFor();
+    await chosen.getByText('Team plan · €190.00 every year').waitFor();
     await section.getByRole('button', { name: 'Save portal settings' }).click();
     await section.getByRole('status').getByText('Customer portal settings saved.').waitFor();
     expect(await readPortalSettings(platform.db, platform.accountId)).toEqual({
@@ -194,7 +194,7 @@ describe('the Account page’s customer portal settings', () => {
     });
     expect(await checkPage(admin, 'account-portal-settings')).toEqual([]);
 
-    await chosen.getByRole('button', { name: 'Remove Team plan · 19.00 EUR every month' }).click();
+    await chosen.getByRole('button', { name: 'Remove Team plan · €19.00 every month' }).click();
     await section.getByRole('button', { name: 'Save portal settings' }).click();
     await section.getByRole('status').getByText('Customer portal settings saved.').waitFor();
     expect((await readPortalSettings(platform.db, platform.accountId)).switchable_price_ids).toEqual([yearly]);
@@ -203,7 +203,7 @@ describe('the Account page’s customer portal settings', () => {
     await developer.goto(url('/account'));
     await heading(developer, 'Account security');
     const readOnly = developer.getByRole('region', { name: 'Customer portal' });
-    await readOnly.getByRole('list', { name: 'Prices customers may switch between' }).getByText('Team plan · 190.00 EUR every year').waitFor();
+    await readOnly.getByRole('list', { name: 'Prices customers may switch between' }).getByText('Team plan · €190.00 every year').waitFor();
     expect(await readOnly.getByLabel('Immediately').isChecked()).toBe(true);
     expect(await readOnly.getByLabel('Immediately').isDisabled()).toBe(true);
     expect(await readOnly.getByRole('button', { name: 'Save portal settings' }).count()).toBe(0);

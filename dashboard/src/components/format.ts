@@ -1,13 +1,23 @@
-/** Minor units → `12.34 EUR`, with the currency's own number of decimals. */
+import { CURRENCY_EXPONENTS, isCurrencyCode } from '../../../domain/currencies';
+
+/**
+ * Minor units in the reader's own locale (`€12.34` in en-US, `12,34 €` in de-DE), with the
+ * currency's exponent from domain/currencies.ts, the one the amount fields convert by
+ * (minorUnits.ts), so what is shown is what would be typed. Every amount the API takes fits in
+ * 32 bits, so dividing it by a power of ten gives the double nearest to the exact decimal, which
+ * prints back as that decimal: nothing is rounded.
+ */
 export function money(amount: number | undefined, currency: string | undefined): string {
   if (amount === undefined || currency === undefined) return '—';
-  let digits = 2;
+  const code = currency.toUpperCase();
+  const exponent = isCurrencyCode(code) ? CURRENCY_EXPONENTS[code] : 2;
+  const major = amount / 10 ** exponent;
   try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: code, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(major);
   } catch {
-    // An unknown code keeps two decimals.
+    // A code Intl refuses (not three letters) is still shown, with its digits.
+    return `${major.toFixed(exponent)} ${currency}`;
   }
-  return `${(amount / 10 ** digits).toFixed(digits)} ${currency}`;
 }
 
 /** The API's UTC date-time, shown in UTC so every reader sees the same instant. */

@@ -173,6 +173,9 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
   const [instrument, setInstrument] = useState('');
   const [refundAmount, setRefundAmount] = useState('');
   const [refundReason, setRefundReason] = useState('');
+  const [refundInvalid, setRefundInvalid] = useState('');
+  /** The refund field in minor units: undefined when empty (refund all that is left), null when it is no amount in the currency. */
+  const refundMinor = (currency: string) => (refundAmount.trim() ? (minorUnitsOf(refundAmount, currency) ?? null) : undefined);
   const creditNotes = usePaged<CreditNote>(['invoices', id, 'credit-notes'], async (token) =>
     pageOf(await v2<Page<CreditNote>>('/v2/credit-notes/list', listBody(token, { invoice_id: { operator: 'EQ', value: id } }))),
   );
@@ -195,7 +198,8 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
         return v2('/v2/invoices/pay', body, { idempotencyKey: moneyIdempotency.keyFor({ which, body }) });
       }
       if (which === 'refund') {
-        const body = { id, ...(refundAmount ? { amount: Number(refundAmount) } : {}), ...(refundReason ? { reason: refundReason } : {}) };
+        const amount = refundMinor(invoice.data!.currency);
+        const body = { id, ...(amount ? { amount } : {}), ...(refundReason ? { reason: refundReason } : {}) };
         return v2<{ refund: Refund }>('/v2/invoices/refund', body, { idempotencyKey: moneyIdempotency.keyFor({ which, body }) });
       }
       return v2(`/v2/invoices/${which}`, { id });
@@ -372,16 +376,26 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
                 className="inline"
                 onSubmit={(event: FormEvent) => {
                   event.preventDefault();
+                  if (refundMinor(data.currency) === null) {
+                    setRefundInvalid(`Give a positive amount in ${data.currency} with at most its number of decimals, or nothing to refund all that is left.`);
+                    return;
+                  }
+                  setRefundInvalid('');
                   action.mutate('refund');
                 }}
               >
-                <label htmlFor="refund-amount">Refund amount in minor units (empty: all)</label>
-                <input id="refund-amount" type="number" min={1} value={refundAmount} onChange={(e) => setRefundAmount(e.target.value)} />
+                <label htmlFor="refund-amount">Refund amount in {data.currency}, e.g. 15.00 (empty: all that is left)</label>
+                <input id="refund-amount" inputMode="decimal" value={refundAmount} onChange={(e) => setRefundAmount(e.target.value)} />
                 <label htmlFor="refund-reason">Reason</label>
                 <input id="refund-reason" value={refundReason} onChange={(e) => setRefundReason(e.target.value)} />
                 <button type="submit" disabled={action.isPending}>
                   Refund
                 </button>
+                {refundInvalid ? (
+                  <p role="alert" className="error">
+                    {refundInvalid}
+                  </p>
+                ) : null}
               </form>
             ) : null}
             <ErrorMessage error={action.error} />
