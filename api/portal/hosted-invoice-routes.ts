@@ -16,6 +16,7 @@ import { retryAfterSeconds } from '../errors/retry-after';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
 import { attachPaymentInstrumentRequest } from '../payment-instruments/attach';
+import { findIdempotencyRecord } from '../idempotency/records';
 import { portalPrincipal } from './portal-principal';
 import { callV2, type PortalCall } from './v2-call';
 
@@ -120,9 +121,10 @@ const ACTIONS: Record<string, Action> = {
     const idempotencyKey = idempotencyKeyOf(request);
     const { token, card, setup_intent_id } = payRequest.parse(input);
     const hosted = await hostedInvoiceOf(deps, token, now);
-    // Without a key no retry is to be answered: an invoice that cannot be paid is refused before
-    // the card is saved. With one, a retry after the invoice was paid must get the first answer.
-    if (idempotencyKey === undefined) nextStatus('pay', hosted.invoice.status);
+    // An invoice that cannot be paid is refused before any card is saved, unless this is a retry
+    // whose payment was already answered: that one gets its first answer back (the replay).
+    const answered = idempotencyKey !== undefined && (await findIdempotencyRecord(deps.db, hosted.actor.customerId, `${idempotencyKey}${KEY_SUFFIXES.pay}`));
+    if (!answered) nextStatus('pay', hosted.invoice.status);
     const call: PortalCall = {
       deps,
       requestId: request.id,

@@ -162,6 +162,10 @@ describe('hosted-invoices/pay', () => {
       body: { code: 'INCOMPATIBLE_STATUS', message: expect.any(String), context: { status: 'VOIDED', allowed_statuses: ['OPEN', 'DUNNING', 'UNPAID'] } },
     });
     expect(await platform.db.paymentInstrument.count({ where: { customerId } })).toBe(0);
+    // The page always sends a key: a new key is no retry, and is refused before the card is saved too.
+    const keyed = await hosted('pay', { token: tokenOf(invoice), card: card('4242424242424242') }, { 'idempotency-key': 'after-void' });
+    expect(keyed.status).toBe(422);
+    expect(await platform.db.paymentInstrument.count({ where: { customerId } })).toBe(0);
   });
 
   it('answers a wrong card with payment-instruments/tokenize’s own refusal', async () => {
