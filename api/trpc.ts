@@ -1,13 +1,13 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ApiError } from '../domain/errors';
-import { formatDateTime } from '../domain/datetime';
 import type { Permission } from '../domain/permissions';
 import type { Prisma } from '../prisma/client';
 import { authenticate, authenticateCaller } from './auth/authenticate';
 import { isAccountLevel } from './auth/principal';
 import type { Context } from './context';
 import { auditOperation } from './dashboard/audit-operation';
+import { refuseOverLimit } from './rate-limit/refuse-over-limit';
 
 export type Meta = OpenApiMeta<{
   permission: Permission;
@@ -44,12 +44,7 @@ export const authorizedProcedure = t.procedure.use(async ({ ctx, meta, next, typ
       required_permission: meta.permission,
     });
   }
-  const decision = await ctx.rateLimiter.take(principal.apiKeyId, meta.permission, ctx.now().getTime());
-  if (!decision.allowed) {
-    throw new ApiError('RATE_LIMIT', `Too many ${meta.permission} requests for this API key.`, {
-      next_try_at: formatDateTime(decision.retryAt),
-    });
-  }
+  await refuseOverLimit(ctx.rateLimiter, principal.apiKeyId, meta.permission, ctx.now());
   const result = await next({
     ctx: {
       principal,

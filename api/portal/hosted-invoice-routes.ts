@@ -17,6 +17,7 @@ import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
 import { attachPaymentInstrumentRequest } from '../payment-instruments/attach';
 import { findIdempotencyRecord } from '../idempotency/records';
+import { refuseOverLimit } from '../rate-limit/refuse-over-limit';
 import { portalPrincipal } from './portal-principal';
 import { callV2, type PortalCall } from './v2-call';
 
@@ -108,6 +109,7 @@ const ACTIONS: Record<string, Action> = {
     const { token } = getRequest.parse(input);
     const hosted = await hostedInvoiceOf(deps, token, now);
     nextStatus('pay', hosted.invoice.status);
+    await refuseOverLimit(deps.rateLimiter, hosted.actor.customerId, 'payment-instruments:attach', now, 'this customer');
     return createStripeSetupIntent(deps.db, hosted.actor, idempotencyKey, now);
   },
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createStripeSetupIntent } from '../../../services/payment-instruments/stripe-setup-intent';
 import { refuseMalformedIdempotencyKey } from '../../idempotency/with-idempotency';
 import { attachPaymentInstrumentRequest } from '../../payment-instruments/attach';
+import { refuseOverLimit } from '../../rate-limit/refuse-over-limit';
 import { portalOperation } from '../operation';
 import { callV2 } from '../v2-call';
 
@@ -13,6 +14,7 @@ import { callV2 } from '../v2-call';
 export const stripeCardOperations = {
   'payment-instruments/create-setup-intent': portalOperation(z.strictObject({}), async (ctx) => {
     if (ctx.v2.idempotencyKey !== undefined) refuseMalformedIdempotencyKey(ctx.v2.idempotencyKey);
+    await refuseOverLimit(ctx.v2.deps.rateLimiter, ctx.session.actor.customerId, 'payment-instruments:attach', ctx.now, 'this customer');
     return { body: await createStripeSetupIntent(ctx.db, ctx.session.actor, ctx.v2.idempotencyKey, ctx.now) };
   }),
   /** attach refuses a SetupIntent made for another customer's mirror: a customer cannot take another's card. */
