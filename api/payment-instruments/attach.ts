@@ -57,6 +57,7 @@ export const attachPaymentInstrument = authorizedProcedure
         {
           customerId: input.customer_id,
           source: input.setup_intent_id !== undefined ? { setupIntentId: input.setup_intent_id } : { paymentMethodId: input.payment_method_id! },
+          ownSetupIntentOnly: ctx.principal.customer !== undefined,
         },
         ctx.transaction,
       ),

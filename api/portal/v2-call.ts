@@ -25,6 +25,8 @@ export async function callV2<T>(call: PortalCall, dotted: string, input: unknown
     portalPrincipal: call.principal,
     idempotencyKey,
   });
+  // The answer is the last call's: an earlier call's replay must not mark a fresh charge as one.
+  delete call.responseHeaders['idempotent-replayed'];
   try {
     return (await callProcedure(dotted, ctx, input)) as T;
   } finally {

@@ -18,6 +18,12 @@ type Transaction = Prisma.TransactionClient;
 export interface StripeCardToAttach {
   customerId: string;
   source: StripeCardSource;
+  /**
+   * The customer portal's callers: the SetupIntent must be one made for this customer's mirror
+   * (the portal makes each one so). A merchant may attach one it made without a customer; a
+   * customer must not, since such an id can be learnt from another integration's redirect.
+   */
+  ownSetupIntentOnly?: boolean;
 }
 
 /**
@@ -45,11 +51,11 @@ export async function attachStripeCard(
   const expiresAt = expiryOfCard({ expMonth: card.exp_month, expYear: card.exp_year }, now);
 
   const mirror = await stripeCustomerMirror(deps.db, stripe, scope.accountId, customer, now);
-  if (setupIntent?.customer && setupIntent.customer !== mirror) {
+  if (setupIntent && (setupIntent.customer ? setupIntent.customer !== mirror : request.ownSetupIntentOnly)) {
     // Another customer's SetupIntent (the portal makes one per customer, its id seen by that
     // customer's browser): Stripe attaches the card it saved to that customer, an emulator may
     // not, so the SetupIntent decides whose card it is.
-    throw new ApiError('PAYMENT_METHOD_OF_ANOTHER_CUSTOMER', `SetupIntent ${setupIntent.id} was made for another Stripe customer.`, {
+    throw new ApiError('PAYMENT_METHOD_OF_ANOTHER_CUSTOMER', `SetupIntent ${setupIntent.id} was not made for this customer.`, {
       payment_method_id: method.id,
       setup_intent_id: setupIntent.id,
     });

@@ -218,6 +218,17 @@ describe('refusals', () => {
     expect(direct).toMatchObject({ status: 422, body: { code: 'PAYMENT_METHOD_OF_ANOTHER_CUSTOMER' } });
   });
 
+  it('refuses a customer a SetupIntent made for no customer, which the merchant itself may attach', async () => {
+    const { customerId, portal } = await signedIn();
+    const loose = await stripe.setupIntents.create({ usage: 'off_session', ...({ payment_method_types: ['card'] } as object) });
+    await confirmInBrowser(loose.client_secret!);
+    const refused = await portal.post('payment-instruments/attach', { setup_intent_id: loose.id });
+    expect(refused).toMatchObject({ status: 422, body: { code: 'PAYMENT_METHOD_OF_ANOTHER_CUSTOMER', context: { setup_intent_id: loose.id } } });
+    expect(await platform.db.paymentInstrument.count({ where: { customerId } })).toBe(0);
+    const byMerchant = await platform.call('/v2/payment-instruments/attach', { customer_id: customerId, provider: 'stripe', setup_intent_id: loose.id });
+    expect(byMerchant.status).toBe(200);
+  });
+
   it('refuses a SetupIntent id of the wrong shape before asking Stripe', async () => {
     const { portal } = await signedIn();
     const refused = await portal.post('payment-instruments/attach', { setup_intent_id: 'pm_123' });
