@@ -18,6 +18,7 @@ import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
 import { attachPaymentInstrumentRequest } from '../payment-instruments/attach';
 import { findIdempotencyRecord } from '../idempotency/records';
 import { refuseOverLimit } from '../rate-limit/refuse-over-limit';
+import { customerFacing } from './customer-facing';
 import { portalPrincipal } from './portal-principal';
 import { callV2, type PortalCall } from './v2-call';
 
@@ -178,7 +179,7 @@ export function registerHostedInvoiceRoutes(app: FastifyInstance, deps: ContextD
       input = parseJson(request.body);
       refuseUnstorableCharacters(input);
       const body = await ACTIONS[action]!({ deps, request, now: clock(), responseHeaders }, input);
-      return reply.headers(responseHeaders).code(200).type('application/json').send(body);
+      return reply.headers(responseHeaders).code(200).type('application/json').send(customerFacing(body));
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error, action }, 'hosted invoice request failed');

@@ -9,6 +9,7 @@ import { refuseCrossSite } from '../dashboard/session-auth';
 import { envelopeOf, toApiError } from '../errors/envelope';
 import { retryAfterSeconds } from '../errors/retry-after';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
+import { customerFacing } from './customer-facing';
 import type { PortalOperation } from './operation';
 import { billingDetailsOperations } from './operations/billing-details';
 import { invoiceOperations } from './operations/invoices';
@@ -114,7 +115,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: ContextDependen
       );
       if (outcome.clearCookie) reply.header('set-cookie', clearedPortalCookie(credentials.overTls));
       reply.headers(responseHeaders).code(outcome.status ?? 200);
-      return outcome.body === undefined ? reply.send() : reply.type('application/json').send(outcome.body);
+      return outcome.body === undefined ? reply.send() : reply.type('application/json').send(customerFacing(outcome.body));
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error, operation: name }, 'portal request failed');

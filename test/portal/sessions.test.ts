@@ -141,6 +141,22 @@ describe('a portal session', () => {
     expect((await live.post('session/me')).status).toBe(401);
   });
 
+  it('shows the customer the /v2 objects without the merchant’s own notes and references', async () => {
+    const customerId = (await s.ok('customers/create', { type: 'INDIVIDUAL', email: 'noted@example.com', merchant_customer_id: 'crm-4711', metadata: { risk: 'watch' } })).id;
+    await s.ok('invoices/finalize', {
+      id: (await s.ok('invoices/create', { customer_id: customerId, currency: 'EUR', line_items: [{ amount: 100, description: 'x', quantity: 1 }], merchant_reference: 'deal-9', metadata: { note: 'discounted' } })).id,
+    });
+    const portal = await portalSignIn(platform, customerId);
+    const me = await portal.ok('session/me');
+    const invoices = await portal.ok('invoices/list');
+    expect(me.customer.email).toBe('noted@example.com');
+    expect(invoices.data).toHaveLength(1);
+    for (const answer of [me, invoices]) {
+      const text = JSON.stringify(answer);
+      for (const hidden of ['crm-4711', 'watch', 'deal-9', 'discounted', 'metadata', 'merchant_reference', 'merchant_customer_id']) expect(text).not.toContain(hidden);
+    }
+  });
+
   it('cannot reach a /v2 operation with its cookie, nor the dashboard', async () => {
     const portal = await portalSignIn(platform, await s.customer());
     const v2 = await platform.call('/v2/customers/list', {}, { secret: null, headers: { cookie: `bp_portal=${portal.cookie}`, 'x-csrf-token': portal.csrf! } });
