@@ -106,7 +106,7 @@ function SessionApp({ path }: { path: string }) {
       <MerchantContext.Provider value={info?.account.name ?? ''}>
         {state.phase === 'open' ? (
           <SessionProvider value={{ info: state.info, customerChanged }}>
-            <Shell returnUrl={state.info.return_url} signedIn={{ onSignOut: () => void signOut(), signingOut }}>
+            <Shell returnUrl={state.info.return_url} signedIn={{ email: state.info.customer.email, onSignOut: () => void signOut(), signingOut }}>
               {content}
             </Shell>
           </SessionProvider>

@@ -8,7 +8,7 @@ export interface ShellProps {
   /** Where "Back to <merchant>" goes (the portal session's `return_url`); no link without one. */
   returnUrl?: string | null;
   /** The session's sections and sign-out; absent on public pages. */
-  signedIn?: { onSignOut(): void; signingOut: boolean };
+  signedIn?: { email: string; onSignOut(): void; signingOut: boolean };
   children: ReactNode;
 }
 
@@ -32,6 +32,7 @@ export function Shell({ returnUrl, signedIn, children }: ShellProps) {
         <span className="brand">{merchant || t.common.portal}</span>
         <LanguageSwitch />
         {returnUrl && merchant && <a href={returnUrl}>{t.common.backTo(merchant)}</a>}
+        {signedIn && <span className="signed-in">{t.common.signedInAs(signedIn.email)}</span>}
         {signedIn && (
           <button type="button" className="secondary" onClick={signedIn.onSignOut} disabled={signedIn.signingOut}>
             {t.common.signOut}
