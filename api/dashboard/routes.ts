@@ -23,8 +23,7 @@ import { connectStripeFromDashboard, paymentProvidersOf } from '../../services/p
 import { dashboardAccount, listDashboardUsers, serializeDashboardUser, type DashboardUserRow } from '../../services/dashboard/users';
 import { formatDateTime } from '../../domain/datetime';
 import { paginate } from '../common/pagination';
-import { envelopeOf, toApiError } from '../errors/envelope';
-import { retryAfterSeconds } from '../errors/retry-after';
+import { toApiError } from '../errors/envelope';
 import { requestHash } from '../idempotency/request-hash';
 import { clientInfoOf, sessionCredentialsOf } from './client';
 import * as schemas from './schemas';
@@ -34,6 +33,8 @@ import { deviceCookie, deviceTokenOf } from './device-cookie';
 import { publicRouteThrottle } from './public-route-throttle';
 import { isHeldRefusal, refusalTarpit } from './refusal-tarpit';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
+import { sendError } from '../errors/send-error';
+import { parseJsonBody } from '../http/json-body';
 
 export interface DashboardDependencies {
   db: Database;
@@ -280,15 +281,6 @@ const ROUTES: Record<string, Route> = {
   }),
 };
 
-function parseJson(raw: unknown): unknown {
-  const text = typeof raw === 'string' ? raw : '';
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw ApiError.validation({ body: { type: 'FORMAT', message: 'Malformed JSON.' } }, 'The request body is not valid JSON.');
-  }
-}
 
 async function run(deps: DashboardDependencies, route: Route, input: unknown, now: Date, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const credentials = sessionCredentialsOf(request);
@@ -338,7 +330,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDep
 
   const refuse = async (request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<FastifyReply> => {
     if (isHeldRefusal(error) && (await tarpit(request.ip, reply.elapsedTime)) === 'over-bound') reply.header('connection', 'close');
-    return send(reply, error);
+    return sendError(reply, error);
   };
 
   const throttleBeforeAnyWork = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -355,24 +347,18 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: DashboardDep
     const { group, action } = request.params as { group: string; action: string };
     reply.header('cache-control', 'no-store');
     const route = routeOf(request);
-    if (!route) return send(reply, new ApiError('NOT_FOUND', `No endpoint POST /dashboard/api/${group}/${action}.`));
+    if (!route) return sendError(reply, new ApiError('NOT_FOUND', `No endpoint POST /dashboard/api/${group}/${action}.`));
     const now = clock();
     let input: unknown;
     try {
-      input = parseJson(request.body);
+      input = parseJsonBody(request.body);
       refuseUnstorableCharacters(input);
       return await run(deps, route, input, now, request, reply);
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'dashboard request failed');
-      return route.access === 'public' ? refuse(request, reply, apiError) : send(reply, apiError);
+      return route.access === 'public' ? refuse(request, reply, apiError) : sendError(reply, apiError);
     }
   });
 }
 
-function send(reply: FastifyReply, error: ApiError): FastifyReply {
-  const { status, body } = envelopeOf(error);
-  const retryAfter = retryAfterSeconds(error, Date.now());
-  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-  return reply.code(status).type('application/json').send(body);
-}

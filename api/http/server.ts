@@ -1,9 +1,8 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { createContext, type ContextDependencies } from '../context';
-import { envelopeOf, toApiError } from '../errors/envelope';
-import { retryAfterSeconds } from '../errors/retry-after';
+import { toApiError } from '../errors/envelope';
 import { registerFileRoutes } from '../files/routes';
 import { openApiDocument } from '../openapi/document';
 import { registerReferencePage } from '../openapi/reference-page';
@@ -27,6 +26,8 @@ import { seeOtherPaths, type SeeOther } from './see-other';
 import { drainConnectionsOnClose } from './connection-drain';
 import { registerSlowRequestLog, slowRequestSetting } from './slow-requests';
 import { trustProxySetting } from './trust-proxy';
+import { sendError } from '../errors/send-error';
+import { parseJsonBody } from './json-body';
 
 /** 1 MiB: far above any legitimate request, small enough that parsing never hurts. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -50,26 +51,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  const { status, body } = envelopeOf(error);
-  const retryAfter = retryAfterSeconds(error, Date.now());
-  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-  return reply.code(status).type('application/json').send(body);
-}
 
-function parseBody(raw: string): unknown {
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw);
-  } catch (error) {
-    // The parser's own message quotes the body, which may hold a card number: keep only where it broke.
-    const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    throw ApiError.validation(
-      { body: { type: 'FORMAT', message: position ? `Malformed JSON at position ${position}.` : 'Malformed JSON.' } },
-      'The request body is not valid JSON.',
-    );
-  }
-}
 
 /**
  * The /v2 HTTP surface: `POST /v2/{resources}/{action}` dispatched to the tRPC procedure whose
@@ -151,7 +133,7 @@ export function buildServer(deps: ContextDependencies, options: ServerOptions = 
     });
     let input: unknown;
     try {
-      input = parseBody(typeof request.body === 'string' ? request.body : '');
+      input = parseJsonBody(typeof request.body === 'string' ? request.body : '');
       refuseUnstorableCharacters(withoutItems(input, judgedAlone.get(path)));
       const result = await callProcedure(dotted, ctx, input);
       if (seeOther.has(path)) {

@@ -11,8 +11,7 @@ import type { ContextDependencies } from '../context';
 import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { publicRouteThrottle } from '../dashboard/public-route-throttle';
 import { refuseCrossSite } from '../dashboard/session-auth';
-import { envelopeOf, toApiError } from '../errors/envelope';
-import { retryAfterSeconds } from '../errors/retry-after';
+import { toApiError } from '../errors/envelope';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 import { IDEMPOTENCY_KEY } from '../idempotency/with-idempotency';
 import { attachPaymentInstrumentRequest } from '../payment-instruments/attach';
@@ -21,6 +20,8 @@ import { refuseOverLimit } from '../rate-limit/refuse-over-limit';
 import { customerFacing } from './customer-facing';
 import { portalPrincipal } from './portal-principal';
 import { callV2, type PortalCall } from './v2-call';
+import { sendError } from '../errors/send-error';
+import { parseJsonBody } from '../http/json-body';
 
 /** `token`: the last path segment of `hosted_invoice_url`. */
 const getRequest = z.strictObject({ token: z.string().max(200) });
@@ -48,22 +49,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function parseJson(raw: unknown): unknown {
-  const text = typeof raw === 'string' ? raw : '';
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw ApiError.validation({ body: { type: 'FORMAT', message: 'Malformed JSON.' } }, 'The request body is not valid JSON.');
-  }
-}
 
-function send(reply: FastifyReply, error: ApiError): FastifyReply {
-  const { status, body } = envelopeOf(error);
-  const retryAfter = retryAfterSeconds(error, Date.now());
-  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-  return reply.code(status).type('application/json').send(body);
-}
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const key = header(request, 'idempotency-key');
@@ -164,26 +150,26 @@ export function registerHostedInvoiceRoutes(app: FastifyInstance, deps: ContextD
       throttlePublic(request.ip, clock());
     } catch (error) {
       reply.header('cache-control', 'no-store');
-      return send(reply, toApiError(error, undefined));
+      return sendError(reply, toApiError(error, undefined));
     }
   };
 
   app.post('/portal/api/hosted-invoices/:action', { onRequest: throttleBeforeAnyWork }, async (request, reply) => {
     const { action } = request.params as { action: string };
     reply.header('cache-control', 'no-store');
-    if (!Object.hasOwn(ACTIONS, action)) return send(reply, new ApiError('NOT_FOUND', `No endpoint POST /portal/api/hosted-invoices/${action}.`));
+    if (!Object.hasOwn(ACTIONS, action)) return sendError(reply, new ApiError('NOT_FOUND', `No endpoint POST /portal/api/hosted-invoices/${action}.`));
     const responseHeaders: Record<string, string> = {};
     let input: unknown;
     try {
       refuseCrossSite(sessionCredentialsOf(request));
-      input = parseJson(request.body);
+      input = parseJsonBody(request.body);
       refuseUnstorableCharacters(input);
       const body = await ACTIONS[action]!({ deps, request, now: clock(), responseHeaders }, input);
       return reply.headers(responseHeaders).code(200).type('application/json').send(customerFacing(body));
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error, action }, 'hosted invoice request failed');
-      return send(reply.headers(responseHeaders), apiError);
+      return sendError(reply.headers(responseHeaders), apiError);
     }
   });
 }

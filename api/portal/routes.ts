@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { csrfTokenMatches } from '../../domain/dashboard-tokens';
 import { ApiError } from '../../domain/errors';
 import { openPortalLink, resolvePortalSession } from '../../services/portal/sessions';
@@ -6,8 +6,7 @@ import type { ContextDependencies } from '../context';
 import { clientInfoOf, sessionCredentialsOf } from '../dashboard/client';
 import { publicRouteThrottle } from '../dashboard/public-route-throttle';
 import { refuseCrossSite } from '../dashboard/session-auth';
-import { envelopeOf, toApiError } from '../errors/envelope';
-import { retryAfterSeconds } from '../errors/retry-after';
+import { toApiError } from '../errors/envelope';
 import { refuseUnstorableCharacters } from '../http/unstorable-characters';
 import { customerFacing } from './customer-facing';
 import type { PortalOperation } from './operation';
@@ -19,6 +18,8 @@ import { stripeCardOperations } from './operations/stripe-cards';
 import { subscriptionOperations } from './operations/subscriptions';
 import { portalPrincipal } from './portal-principal';
 import { clearedPortalCookie, portalCookie, portalTokenOf } from './session-cookie';
+import { sendError } from '../errors/send-error';
+import { parseJsonBody } from '../http/json-body';
 
 const OPERATIONS: Record<string, PortalOperation> = {
   ...sessionOperations,
@@ -34,22 +35,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function send(reply: FastifyReply, error: ApiError): FastifyReply {
-  const { status, body } = envelopeOf(error);
-  const retryAfter = retryAfterSeconds(error, Date.now());
-  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-  return reply.code(status).type('application/json').send(body);
-}
 
-function parseJson(raw: unknown): unknown {
-  const text = typeof raw === 'string' ? raw : '';
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw ApiError.validation({ body: { type: 'FORMAT', message: 'Malformed JSON.' } }, 'The request body is not valid JSON.');
-  }
-}
 
 const sessionEnded = () => new ApiError('UNAUTHENTICATED', 'The portal session has ended or expired; open the portal again from the merchant’s site.');
 
@@ -68,7 +54,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: ContextDependen
     try {
       throttle(request.ip, now);
     } catch (error) {
-      return send(reply, toApiError(error, undefined));
+      return sendError(reply, toApiError(error, undefined));
     }
     const { token } = request.params as { token: string };
     const opened = await openPortalLink(deps.db, token, now, clientInfoOf(request));
@@ -81,7 +67,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: ContextDependen
     const { group, action } = request.params as { group: string; action: string };
     const name = `${group}/${action}`;
     const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
-    if (!operation) return send(reply, new ApiError('NOT_FOUND', `No endpoint POST /portal/api/${name}.`));
+    if (!operation) return sendError(reply, new ApiError('NOT_FOUND', `No endpoint POST /portal/api/${name}.`));
     const credentials = sessionCredentialsOf(request);
     const responseHeaders: Record<string, string> = {};
     let input: unknown;
@@ -94,7 +80,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: ContextDependen
       if (operation.csrf && !csrfTokenMatches(token, credentials.csrfToken)) {
         throw new ApiError('PERMISSION_DENIED', 'The `x-csrf-token` header is missing or does not match this portal session (from session/me).', { header: 'x-csrf-token' });
       }
-      input = parseJson(request.body);
+      input = parseJsonBody(request.body);
       refuseUnstorableCharacters(input);
       const outcome = await operation.handle(
         {
@@ -119,7 +105,7 @@ export function registerPortalRoutes(app: FastifyInstance, deps: ContextDependen
     } catch (error) {
       const apiError = toApiError(error, input);
       if (apiError.code === 'INTERNAL') request.log.error({ err: error, operation: name }, 'portal request failed');
-      return send(reply.headers(responseHeaders), apiError);
+      return sendError(reply.headers(responseHeaders), apiError);
     }
   });
 }

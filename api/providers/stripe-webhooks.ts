@@ -1,17 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import { applyStripeEvent } from '../../services/payments/stripe-events/apply';
 import { receiveStripeEvent } from '../../services/payments/stripe-events/receive';
 import type { StripeEventKey } from '../../services/payments/stripe-events/stored-events';
 import type { ContextDependencies } from '../context';
-import { envelopeOf } from '../errors/envelope';
+import { sendError } from '../errors/send-error';
 
 export const STRIPE_WEBHOOK_PATH = '/providers/stripe/webhooks/:account';
 
-function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  const { status, body } = envelopeOf(error);
-  return reply.code(status).type('application/json').send(body);
-}
 
 /**
  * `POST /providers/stripe/webhooks/{account}` (docs/payments-stripe.md, "Webhooks"): no API key,
