@@ -7,6 +7,7 @@ import { customersRouter } from './customers/router';
 import { customerPortalSessionsRouter } from './customer-portal-sessions/router';
 import { invoicesRouter } from './invoices/router';
 import { metersRouter } from './meters/router';
+import { metricsRouter } from './metrics/router';
 import { monthlyStatementsRouter } from './monthly-statements/router';
 import { paymentInstrumentsRouter } from './payment-instruments/router';
 import { productPricesRouter } from './product-prices/router';
@@ -41,6 +42,7 @@ export const appRouter = router({
   settlements: settlementsRouter,
   'monthly-statements': monthlyStatementsRouter,
   usage: usageRouter,
+  metrics: metricsRouter,
   'usage-events': usageEventsRouter,
 });
 

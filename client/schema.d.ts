@@ -1659,6 +1659,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/metrics/get-overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the overview’s figures of a period
+         * @description Extension (docs/metrics.md): money collected and given back, MRR and ARR, new, churned and reactivated subscriptions, failed payments and top decline codes of a period, each beside the previous period of the same length; invoices in dunning now. Account-level keys only.
+         */
+        post: operations["metrics-get-overview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/metrics/get-daily-revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get collected and refunded amounts per day
+         * @description Extension (docs/metrics.md): SUCCEEDED payments and refunds per UTC day of the period, every day present. Account-level keys only.
+         */
+        post: operations["metrics-get-daily-revenue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/metrics/get-mrr-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get MRR at the end of each of the last twelve months
+         * @description Extension (docs/metrics.md): MRR and ARR at the ends of the eleven months before the current one, then now. Account-level keys only.
+         */
+        post: operations["metrics-get-mrr-history"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/metrics/get-subscription-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count subscriptions by status
+         * @description Extension (docs/metrics.md): the account’s subscriptions in the currency by status now, every status present. Account-level keys only.
+         */
+        post: operations["metrics-get-subscription-counts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/usage-events/ingest": {
         parameters: {
             query?: never;
@@ -3168,7 +3248,7 @@ export interface operations {
                     description?: string;
                     /** @description Channels the key is bound to. Leave out for an account-level key. */
                     channel_ids?: string[];
-                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-portal-sessions:create" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event")[];
+                    permissions: ("api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-portal-sessions:create" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event" | "metrics:get-overview" | "metrics:get-daily-revenue" | "metrics:get-mrr-history" | "metrics:get-subscription-counts")[];
                 };
             };
         };
@@ -3357,7 +3437,7 @@ export interface operations {
                              * @description A permission `<resource>:<action>`; see docs/permissions.md.
                              * @enum {string}
                              */
-                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-portal-sessions:create" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event";
+                            value: "api-keys:create" | "api-keys:list" | "api-keys:get" | "api-keys:rotate" | "api-keys:revoke" | "invoices:create" | "invoices:update" | "invoices:finalize" | "invoices:void" | "invoices:delete" | "invoices:get" | "invoices:list" | "invoices:pay" | "invoices:refund" | "invoices:preview" | "credit-notes:preview" | "credit-notes:create" | "credit-notes:get" | "credit-notes:list" | "credit-notes:void" | "products:create" | "products:get" | "products:list" | "product-prices:create" | "product-prices:get" | "product-prices:list" | "coupons:create" | "coupons:get" | "coupons:list" | "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:archive" | "usage-events:ingest" | "usage:summary" | "subscriptions:create" | "subscriptions:get" | "subscriptions:list" | "subscriptions:cancel" | "subscriptions:delete-cancellation" | "subscriptions:update" | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customer-portal-sessions:create" | "customer-balance-transactions:create" | "customer-balance-transactions:list" | "payment-instruments:get" | "payment-instruments:list" | "payment-instruments:revoke" | "payment-instruments:tokenize" | "payment-instruments:attach" | "antifraud-lists:create" | "antifraud-lists:update" | "antifraud-lists:list" | "antifraud-lists:get" | "antifraud-lists:create-item" | "antifraud-lists:delete-item" | "antifraud-lists:list-item" | "monthly-statements:list" | "settlements:get" | "settlements:list" | "reports:create" | "reports:download" | "reports:list" | "routing-configs:get" | "routing-configs:get-version" | "routing-configs:list" | "routing-configs:create" | "routing-configs:create-version" | "routing-configs:publish-version" | "webhooks:create" | "webhooks:list" | "webhooks:get" | "webhooks:patch" | "webhooks:delete" | "webhooks:rotate-key" | "webhooks:list-deliveries" | "webhooks:redeliver" | "webhooks:send-test-event" | "metrics:get-overview" | "metrics:get-daily-revenue" | "metrics:get-mrr-history" | "metrics:get-subscription-counts";
                         };
                         created_at?: {
                             /** @constant */
@@ -14977,6 +15057,602 @@ export interface operations {
                         /** @description VALIDATION: `constraints` keyed by field path, each `{type, message}`. RATE_LIMIT: `next_try_at`. */
                         context?: Record<string, never>;
                     };
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "metrics-get-overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "period": {
+                 *         "from": "2026-11-01T00:00:00.000000Z",
+                 *         "to": "2026-12-01T00:00:00.000000Z"
+                 *       },
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The half-open interval `[from, to)`, read to the millisecond. Default: this calendar month in UTC. */
+                    period?: {
+                        /**
+                         * Format: date-time
+                         * @description Inclusive.
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @description Exclusive; after `from`, at most 366 days after it.
+                         */
+                        to: string;
+                    };
+                    /**
+                     * @description Default: the account’s main currency, the one of the largest sum of SUCCEEDED payments in the last 90 days (ties: alphabetical), else EUR.
+                     * @enum {string}
+                     */
+                    currency?: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        /**
+                         * @description Why this currency: asked for, the account’s main currency, or EUR for want of payments.
+                         * @enum {string}
+                         */
+                        currency_source: "REQUEST" | "MAIN_CURRENCY" | "DEFAULT";
+                        period: {
+                            from: string;
+                            to: string;
+                        };
+                        previous_period: {
+                            from: string;
+                            to: string;
+                        };
+                        as_of: string;
+                        /** @description SUCCEEDED payments created in the period. */
+                        gross_volume: {
+                            /** @description Minor units. */
+                            current: number;
+                            /** @description Minor units. */
+                            previous: number;
+                        };
+                        /** @description SUCCEEDED refunds created in the period. */
+                        refunds: {
+                            /** @description Minor units. */
+                            current: number;
+                            /** @description Minor units. */
+                            previous: number;
+                        };
+                        /** @description ISSUED credit notes created in the period, split as they gave the money back. */
+                        credit_notes: {
+                            current: {
+                                /** @description Minor units. */
+                                total: number;
+                                /** @description Lowered an amount due; never collected. */
+                                pre_payment: number;
+                                /** @description Paid back by a refund, already in `refunds`. */
+                                refund: number;
+                                /** @description Credited to the customer’s balance. */
+                                balance_credit: number;
+                                /** @description Given back outside the platform. */
+                                out_of_band: number;
+                            };
+                            previous: {
+                                /** @description Minor units. */
+                                total: number;
+                                /** @description Lowered an amount due; never collected. */
+                                pre_payment: number;
+                                /** @description Paid back by a refund, already in `refunds`. */
+                                refund: number;
+                                /** @description Credited to the customer’s balance. */
+                                balance_credit: number;
+                                /** @description Given back outside the platform. */
+                                out_of_band: number;
+                            };
+                        };
+                        /** @description gross_volume − refunds − credit_notes.balance_credit − credit_notes.out_of_band. */
+                        net_revenue: {
+                            /** @description Minor units. */
+                            current: number;
+                            /** @description Minor units. */
+                            previous: number;
+                        };
+                        /** @description At the period’s end (now if later), and at its start. */
+                        mrr: {
+                            /** @description Minor units. */
+                            current: number;
+                            /** @description Minor units. */
+                            previous: number;
+                        };
+                        /** @description 12 × mrr. */
+                        arr: {
+                            /** @description Minor units. */
+                            current: number;
+                            /** @description Minor units. */
+                            previous: number;
+                        };
+                        subscriptions: {
+                            new: {
+                                current: number;
+                                previous: number;
+                            };
+                            churned: {
+                                current: number;
+                                previous: number;
+                            };
+                            reactivated: {
+                                current: number;
+                                previous: number;
+                            };
+                        };
+                        /** @description Invoices in DUNNING now. */
+                        dunning: {
+                            invoice_count: number;
+                            /** @description Minor units. */
+                            amount_due: number;
+                        };
+                        failed_payments: {
+                            current: {
+                                failed: number;
+                                succeeded: number;
+                                /** @description failed ÷ (failed + succeeded), four decimal places, half up; null when both are 0. */
+                                rate: string | null;
+                            };
+                            previous: {
+                                failed: number;
+                                succeeded: number;
+                                /** @description failed ÷ (failed + succeeded), four decimal places, half up; null when both are 0. */
+                                rate: string | null;
+                            };
+                        };
+                        /** @description The period’s five most frequent decline codes. */
+                        top_decline_codes: {
+                            decline_code: string;
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "metrics-get-daily-revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "period": {
+                 *         "from": "2026-11-01T00:00:00.000000Z",
+                 *         "to": "2026-12-01T00:00:00.000000Z"
+                 *       },
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The half-open interval `[from, to)`, read to the millisecond. Default: this calendar month in UTC. */
+                    period?: {
+                        /**
+                         * Format: date-time
+                         * @description Inclusive.
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @description Exclusive; after `from`, at most 366 days after it.
+                         */
+                        to: string;
+                    };
+                    /**
+                     * @description Default: the account’s main currency, the one of the largest sum of SUCCEEDED payments in the last 90 days (ties: alphabetical), else EUR.
+                     * @enum {string}
+                     */
+                    currency?: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        /**
+                         * @description Why this currency: asked for, the account’s main currency, or EUR for want of payments.
+                         * @enum {string}
+                         */
+                        currency_source: "REQUEST" | "MAIN_CURRENCY" | "DEFAULT";
+                        period: {
+                            from: string;
+                            to: string;
+                        };
+                        days: {
+                            /** @description A UTC calendar day, YYYY-MM-DD. */
+                            date: string;
+                            /** @description Minor units. */
+                            collected: number;
+                            /** @description Minor units. */
+                            refunded: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "metrics-get-mrr-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Default: the account’s main currency, the one of the largest sum of SUCCEEDED payments in the last 90 days (ties: alphabetical), else EUR.
+                     * @enum {string}
+                     */
+                    currency?: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        /**
+                         * @description Why this currency: asked for, the account’s main currency, or EUR for want of payments.
+                         * @enum {string}
+                         */
+                        currency_source: "REQUEST" | "MAIN_CURRENCY" | "DEFAULT";
+                        points: {
+                            /** @description YYYY-MM. */
+                            month: string;
+                            at: string;
+                            /** @description Minor units. */
+                            mrr: number;
+                            /** @description Minor units. */
+                            arr: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: server-side failure; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "metrics-get-subscription-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Default: the account’s main currency, the one of the largest sum of SUCCEEDED payments in the last 90 days (ties: alphabetical), else EUR.
+                     * @enum {string}
+                     */
+                    currency?: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        /**
+                         * @description Why this currency: asked for, the account’s main currency, or EUR for want of payments.
+                         * @enum {string}
+                         */
+                        currency_source: "REQUEST" | "MAIN_CURRENCY" | "DEFAULT";
+                        as_of: string;
+                        counts: {
+                            CREATED: number;
+                            PENDING: number;
+                            TRIALING: number;
+                            ACTIVE: number;
+                            REDEMPTION: number;
+                            UNPAID: number;
+                            CANCELLED: number;
+                            EXPIRED: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION: malformed JSON or a field breaks its constraints (`context.constraints`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: missing or invalid API key secret. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERMISSION_DENIED: the key lacks the permission, is channel-bound where an account-level key is required, or is used outside its channels. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the resource or endpoint does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body exceeds the size limit; refused before parsing. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description RATE_LIMIT: quota exhausted; retry at `context.next_try_at`. */

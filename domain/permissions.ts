@@ -4,7 +4,7 @@
  * needs `customers:update`. Beyond the spec's index: `payment-instruments/tokenize` (sandbox
  * cards) and `payment-instruments/attach` (cards a provider holds), the routing-configs operations that create and publish versions, `invoices/refund`,
  * `invoices/preview`, the credit notes (docs/credit-notes.md), the catalogue (products, product-prices, coupons), usage-based billing (meters, `usage-events/ingest`, `usage/summary`; docs/usage.md), and the webhooks delivery log
- * (`webhooks/list-deliveries`, `webhooks/redeliver`), `api-keys/revoke` and `webhooks/send-test-event` (issue 19's dashboard). Published in docs/permissions.md; a test keeps both in step
+ * (`webhooks/list-deliveries`, `webhooks/redeliver`), `api-keys/revoke` and `webhooks/send-test-event` (issue 19's dashboard), the merchant overview's `metrics/*` (docs/metrics.md). Published in docs/permissions.md; a test keeps both in step
  * with the router.
  */
 export const PERMISSIONS = [
@@ -90,6 +90,10 @@ export const PERMISSIONS = [
   'webhooks:list-deliveries',
   'webhooks:redeliver',
   'webhooks:send-test-event',
+  'metrics:get-overview',
+  'metrics:get-daily-revenue',
+  'metrics:get-mrr-history',
+  'metrics:get-subscription-counts',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

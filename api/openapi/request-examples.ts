@@ -13,6 +13,7 @@ import { productPriceRequestExamples } from '../product-prices/request-examples'
 import { productRequestExamples } from '../products/request-examples';
 import { reportRequestExamples } from '../reports/request-examples';
 import { routingConfigRequestExamples } from '../routing-configs/request-examples';
+import { metricsRequestExamples } from '../metrics/request-examples';
 import { settlementRequestExamples } from '../settlements/request-examples';
 import { subscriptionRequestExamples } from '../subscriptions/request-examples';
 import { usageEventRequestExamples } from '../usage-events/request-examples';
@@ -38,6 +39,7 @@ const EXAMPLES: { [R in keyof Operations]: ResourceRequestExamples<R> } = {
   webhooks: webhookRequestExamples,
   reports: reportRequestExamples,
   settlements: settlementRequestExamples,
+  metrics: metricsRequestExamples,
   'monthly-statements': monthlyStatementRequestExamples,
   usage: usageRequestExamples,
   'usage-events': usageEventRequestExamples,

@@ -1,0 +1,174 @@
+import { annualFromMonthly } from '../../domain/metrics/mrr';
+import { currentMonth, periodEndSoFar, previousPeriod, type Period } from '../../domain/metrics/periods';
+import { divideHalfUp } from '../../domain/rounding';
+import type { Database } from '../../prisma/client';
+import { readRows, sqlStatement } from '../../prisma/statements';
+import { figuresCurrency, type CurrencySource } from './main-currency';
+import { mrrAt } from './mrr';
+
+/** A figure of the period beside the same figure of the previous one. */
+export interface Pair<T> {
+  current: T;
+  previous: T;
+}
+
+export interface CreditNoteFigures {
+  total: number;
+  prePayment: number;
+  refund: number;
+  balanceCredit: number;
+  outOfBand: number;
+}
+
+export interface FailedPayments {
+  failed: number;
+  succeeded: number;
+  /** failed ÷ (failed + succeeded), four places, half up; null without either. */
+  rate: string | null;
+}
+
+export interface Overview {
+  currency: { currency: string; source: CurrencySource };
+  period: Period;
+  previousPeriod: Period;
+  grossVolume: Pair<number>;
+  refunds: Pair<number>;
+  creditNotes: Pair<CreditNoteFigures>;
+  netRevenue: Pair<number>;
+  mrr: Pair<number>;
+  arr: Pair<number>;
+  subscriptions: { new: Pair<number>; churned: Pair<number>; reactivated: Pair<number> };
+  dunning: { invoiceCount: number; amountDue: number };
+  failedPayments: Pair<FailedPayments>;
+  topDeclineCodes: { declineCode: string; count: number }[];
+}
+
+// Every statement reads both periods at once: $3 previous from, $4 from (the previous period's end), $5 to.
+const payments = sqlStatement(
+  'metrics.overview_payments',
+  `SELECT COALESCE(sum(amount) FILTER (WHERE status = 'SUCCEEDED' AND created_at >= $4), 0)::text AS gross_current,
+          COALESCE(sum(amount) FILTER (WHERE status = 'SUCCEEDED' AND created_at < $4), 0)::text AS gross_previous,
+          count(*) FILTER (WHERE status IN ('DECLINED', 'FAILED') AND created_at >= $4)::int AS failed_current,
+          count(*) FILTER (WHERE status IN ('DECLINED', 'FAILED') AND created_at < $4)::int AS failed_previous,
+          count(*) FILTER (WHERE status = 'SUCCEEDED' AND created_at >= $4)::int AS succeeded_current,
+          count(*) FILTER (WHERE status = 'SUCCEEDED' AND created_at < $4)::int AS succeeded_previous
+   FROM payments WHERE account_id = $1 AND currency = $2 AND created_at >= $3 AND created_at < $5`,
+);
+
+// A refund is in its payment's currency.
+const refunds = sqlStatement(
+  'metrics.overview_refunds',
+  `SELECT COALESCE(sum(r.amount) FILTER (WHERE r.created_at >= $4), 0)::text AS current,
+          COALESCE(sum(r.amount) FILTER (WHERE r.created_at < $4), 0)::text AS previous
+   FROM refunds r JOIN payments p ON p.id = r.payment_id
+   WHERE r.account_id = $1 AND r.status = 'SUCCEEDED' AND r.created_at >= $3 AND r.created_at < $5 AND p.currency = $2`,
+);
+
+const creditNotes = sqlStatement(
+  'metrics.overview_credit_notes',
+  `SELECT COALESCE(sum(total_amount) FILTER (WHERE created_at >= $4), 0)::text AS total_current,
+          COALESCE(sum(total_amount) FILTER (WHERE created_at < $4), 0)::text AS total_previous,
+          COALESCE(sum(pre_payment_amount) FILTER (WHERE created_at >= $4), 0)::text AS pre_payment_current,
+          COALESCE(sum(pre_payment_amount) FILTER (WHERE created_at < $4), 0)::text AS pre_payment_previous,
+          COALESCE(sum(refund_amount) FILTER (WHERE created_at >= $4), 0)::text AS refund_current,
+          COALESCE(sum(refund_amount) FILTER (WHERE created_at < $4), 0)::text AS refund_previous,
+          COALESCE(sum(balance_credit_amount) FILTER (WHERE created_at >= $4), 0)::text AS balance_credit_current,
+          COALESCE(sum(balance_credit_amount) FILTER (WHERE created_at < $4), 0)::text AS balance_credit_previous,
+          COALESCE(sum(out_of_band_amount) FILTER (WHERE created_at >= $4), 0)::text AS out_of_band_current,
+          COALESCE(sum(out_of_band_amount) FILTER (WHERE created_at < $4), 0)::text AS out_of_band_previous
+   FROM credit_notes WHERE account_id = $1 AND currency = $2 AND status = 'ISSUED' AND created_at >= $3 AND created_at < $5`,
+);
+
+const subscriptionMoves = sqlStatement(
+  'metrics.overview_subscription_moves',
+  `WITH changes AS (
+     SELECT c.subscription_id, c.occurred_at >= $4 AS is_current, c.from_status, c.to_status,
+            EXISTS (SELECT 1 FROM subscription_status_changes e
+                    WHERE e.subscription_id = c.subscription_id AND e.to_status = 'ACTIVE' AND e.version < c.version) AS was_active
+     FROM subscription_status_changes c JOIN subscriptions s ON s.id = c.subscription_id
+     WHERE s.account_id = $1 AND s.currency = $2 AND c.occurred_at >= $3 AND c.occurred_at < $5
+       AND c.to_status IN ('ACTIVE', 'CANCELLED', 'EXPIRED')
+   ), moves AS (
+     SELECT subscription_id, is_current,
+            to_status = 'ACTIVE' AND NOT was_active AS is_new,
+            to_status IN ('CANCELLED', 'EXPIRED') AND was_active AS is_churn,
+            to_status = 'ACTIVE' AND was_active AND from_status IN ('UNPAID', 'CANCELLED') AS is_reactivation
+     FROM changes
+   )
+   SELECT count(DISTINCT subscription_id) FILTER (WHERE is_new AND is_current)::int AS new_current,
+          count(DISTINCT subscription_id) FILTER (WHERE is_new AND NOT is_current)::int AS new_previous,
+          count(DISTINCT subscription_id) FILTER (WHERE is_churn AND is_current)::int AS churned_current,
+          count(DISTINCT subscription_id) FILTER (WHERE is_churn AND NOT is_current)::int AS churned_previous,
+          count(DISTINCT subscription_id) FILTER (WHERE is_reactivation AND is_current)::int AS reactivated_current,
+          count(DISTINCT subscription_id) FILTER (WHERE is_reactivation AND NOT is_current)::int AS reactivated_previous
+   FROM moves`,
+);
+
+const declineCodes = sqlStatement(
+  'metrics.overview_decline_codes',
+  `SELECT decline_code, count(*)::int AS count FROM payments
+   WHERE account_id = $1 AND currency = $2 AND created_at >= $3 AND created_at < $4 AND status IN ('DECLINED', 'FAILED') AND decline_code IS NOT NULL
+   GROUP BY decline_code ORDER BY count(*) DESC, decline_code LIMIT 5`,
+);
+
+const dunning = sqlStatement(
+  'metrics.overview_dunning',
+  `SELECT count(*)::int AS invoice_count, COALESCE(sum(amount_due), 0)::text AS amount_due
+   FROM invoices WHERE account_id = $1 AND status = 'DUNNING' AND currency = $2`,
+);
+
+function failureRate(failed: number, succeeded: number): FailedPayments {
+  const attempts = failed + succeeded;
+  if (attempts === 0) return { failed, succeeded, rate: null };
+  const tenThousandths = divideHalfUp(BigInt(failed) * 10_000n, BigInt(attempts));
+  return { failed, succeeded, rate: `${tenThousandths / 10_000n}.${String(tenThousandths % 10_000n).padStart(4, '0')}` };
+}
+
+function creditNoteFigures(sums: Record<string, string>, key: 'current' | 'previous'): CreditNoteFigures {
+  const of = (name: string) => Number(sums[`${name}_${key}`]);
+  return { total: of('total'), prePayment: of('pre_payment'), refund: of('refund'), balanceCredit: of('balance_credit'), outOfBand: of('out_of_band') };
+}
+
+/** The overview's figures of `period` and of the period before it (docs/metrics.md, "metrics/get-overview"). */
+export async function readOverview(db: Database, accountId: string, request: { currency?: string; period?: Period }, now: number): Promise<Overview> {
+  const resolved = await figuresCurrency(db, accountId, request.currency, now);
+  const { currency } = resolved;
+  const period = request.period ?? currentMonth(now);
+  const previous = previousPeriod(period);
+  const range = [accountId, currency, new Date(previous.from), new Date(period.from), new Date(period.to)];
+  const [[pay], [refund], [notes], [moves], codes, [due], [mrrPrevious, mrrCurrent]] = await Promise.all([
+    readRows<Record<string, string | number>>(db, payments, range),
+    readRows<{ current: string; previous: string }>(db, refunds, range),
+    readRows<Record<string, string>>(db, creditNotes, range),
+    readRows<Record<string, number>>(db, subscriptionMoves, range),
+    readRows<{ decline_code: string; count: number }>(db, declineCodes, [accountId, currency, new Date(period.from), new Date(period.to)]),
+    readRows<{ invoice_count: number; amount_due: string }>(db, dunning, [accountId, currency]),
+    mrrAt(db, accountId, currency, [periodEndSoFar(previous, now), periodEndSoFar(period, now)], now),
+  ]);
+  const creditNotesPair = { current: creditNoteFigures(notes!, 'current'), previous: creditNoteFigures(notes!, 'previous') };
+  const grossVolume = { current: Number(pay!.gross_current), previous: Number(pay!.gross_previous) };
+  const refundsPair = { current: Number(refund!.current), previous: Number(refund!.previous) };
+  const net = (key: 'current' | 'previous') => grossVolume[key] - refundsPair[key] - creditNotesPair[key].balanceCredit - creditNotesPair[key].outOfBand;
+  return {
+    currency: resolved,
+    period,
+    previousPeriod: previous,
+    grossVolume,
+    refunds: refundsPair,
+    creditNotes: creditNotesPair,
+    netRevenue: { current: net('current'), previous: net('previous') },
+    mrr: { current: mrrCurrent!, previous: mrrPrevious! },
+    arr: { current: annualFromMonthly(mrrCurrent!), previous: annualFromMonthly(mrrPrevious!) },
+    subscriptions: {
+      new: { current: moves!.new_current!, previous: moves!.new_previous! },
+      churned: { current: moves!.churned_current!, previous: moves!.churned_previous! },
+      reactivated: { current: moves!.reactivated_current!, previous: moves!.reactivated_previous! },
+    },
+    dunning: { invoiceCount: due!.invoice_count, amountDue: Number(due!.amount_due) },
+    failedPayments: {
+      current: failureRate(Number(pay!.failed_current), Number(pay!.succeeded_current)),
+      previous: failureRate(Number(pay!.failed_previous), Number(pay!.succeeded_previous)),
+    },
+    topDeclineCodes: codes.map((row) => ({ declineCode: row.decline_code, count: row.count })),
+  };
+}
