@@ -1,28 +1,8 @@
-import { gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
+import { firstPageBudget } from '../scripts/vite/first-page-budget';
 
 /** Issue 19's budget for the JavaScript the first page loads (the entry chunk and its static imports). */
 const FIRST_PAGE_BUDGET_BYTES = 300 * 1024;
-
-function firstPageBudget(): Plugin {
-  return {
-    name: 'first-page-budget',
-    generateBundle(_options, bundle) {
-      const chunks = new Map(Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item] as const] : [])));
-      const seen = new Set<string>();
-      const visit = (fileName: string) => {
-        if (seen.has(fileName)) return;
-        seen.add(fileName);
-        chunks.get(fileName)?.imports.forEach(visit);
-      };
-      for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName);
-      const gzipBytes = [...seen].reduce((sum, fileName) => sum + gzipSync(chunks.get(fileName)!.code).length, 0);
-      const line = `first page JavaScript: ${(gzipBytes / 1024).toFixed(1)} KiB gzip (budget ${FIRST_PAGE_BUDGET_BYTES / 1024} KiB)`;
-      if (gzipBytes > FIRST_PAGE_BUDGET_BYTES) this.error(line);
-      this.info(line);
-    },
-  };
-}
 
 /**
  * The dashboard is served by the API under /dashboard/ (api/http/dashboard-static.ts), so every
@@ -32,7 +12,7 @@ export default defineConfig({
   root: __dirname,
   base: '/dashboard/',
   oxc: { jsx: { runtime: 'automatic' } },
-  plugins: [firstPageBudget()],
+  plugins: [firstPageBudget(FIRST_PAGE_BUDGET_BYTES)],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -57,7 +57,7 @@ if [ ! -f generated/.schema-stamp ] || [ "$(cat generated/.schema-stamp)" != "$s
 fi
 
 # The dashboard's sources, the domain modules and typed client it imports and the lockfile decide its build.
-dashboard_hash=$( (find dashboard domain client -path dashboard/dist -prune -o -type f -print | LC_ALL=C sort | xargs cat; cat package-lock.json) | sha256sum | cut -d' ' -f1)
+dashboard_hash=$( (find dashboard domain client scripts/vite -path dashboard/dist -prune -o -type f -print | LC_ALL=C sort | xargs cat; cat package-lock.json) | sha256sum | cut -d' ' -f1)
 if [ ! -f dashboard/dist/index.html ] || [ ! -f dashboard/dist/.build-stamp ] || [ "$(cat dashboard/dist/.build-stamp)" != "$dashboard_hash" ]; then
   echo "[install] dashboard build"
   npm run --silent dashboard:build
@@ -65,7 +65,7 @@ if [ ! -f dashboard/dist/index.html ] || [ ! -f dashboard/dist/.build-stamp ] ||
 fi
 
 # The portal's likewise: its sources, the domain modules and typed client it imports, the lockfile.
-portal_hash=$( (find portal domain client -path portal/dist -prune -o -type f -print | LC_ALL=C sort | xargs cat; cat package-lock.json) | sha256sum | cut -d' ' -f1)
+portal_hash=$( (find portal domain client scripts/vite -path portal/dist -prune -o -type f -print | LC_ALL=C sort | xargs cat; cat package-lock.json) | sha256sum | cut -d' ' -f1)
 if [ ! -f portal/dist/index.html ] || [ ! -f portal/dist/.build-stamp ] || [ "$(cat portal/dist/.build-stamp)" != "$portal_hash" ]; then
   echo "[install] portal build"
   npm run --silent portal:build
