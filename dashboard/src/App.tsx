@@ -21,6 +21,7 @@ export const ROUTES: { pattern: string; page: Page; roles?: string[] }[] = [
   { pattern: '/developers/api-keys', page: page(() => import('./pages/ApiKeysPage'), 'ApiKeysPage'), roles: ['MERCHANT_ADMIN', 'DEVELOPER'] },
   { pattern: '/developers/webhooks', page: page(() => import('./pages/WebhooksPage'), 'WebhooksPage'), roles: ['MERCHANT_ADMIN', 'DEVELOPER'] },
   { pattern: '/developers/webhooks/:id', page: page(() => import('./pages/WebhookDetailPage'), 'WebhookDetailPage'), roles: ['MERCHANT_ADMIN', 'DEVELOPER'] },
+  { pattern: '/overview', page: page(() => import('./pages/OverviewPage'), 'OverviewPage') },
   { pattern: '/customers', page: page(() => import('./pages/CustomersPage'), 'CustomersPage') },
   { pattern: '/customers/:id', page: page(() => import('./pages/CustomerDetailPage'), 'CustomerDetailPage') },
   { pattern: '/invoices', page: page(() => import('./pages/InvoicesPage'), 'InvoicesPage') },
@@ -66,7 +67,7 @@ export function App() {
     return <SignInPage />;
   }
   if (path === '/sign-in' || path === '/') {
-    return <Redirect to={me.data.user.role === 'SUPPORT' ? '/customers' : me.data.user.role === 'DEVELOPER' ? '/developers/api-keys' : '/customers'} />;
+    return <Redirect to={me.data.user.role === 'DEVELOPER' ? '/developers/api-keys' : '/overview'} />;
   }
 
   const role = me.data.user.role;

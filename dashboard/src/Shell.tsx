@@ -23,6 +23,7 @@ const SECTIONS: { heading: string; items: NavItem[]; roles?: string[] }[] = [
   {
     heading: 'Billing',
     items: [
+      { to: '/overview', label: 'Overview' },
       { to: '/customers', label: 'Customers' },
       { to: '/invoices', label: 'Invoices' },
       { to: '/subscriptions', label: 'Subscriptions' },

@@ -73,7 +73,7 @@ describe('money lists and customer search in the dashboard', () => {
     await admin.keyboard.press('Tab');
     await admin.keyboard.type(ADMIN_PASSWORD);
     await admin.keyboard.press('Enter');
-    await heading(admin, 'Customers');
+    await heading(admin, 'Overview');
   });
 
   it('Customers: searches by name (any part of it from its start), by e-mail and by id', async () => {

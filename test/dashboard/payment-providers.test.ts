@@ -59,7 +59,7 @@ async function save(page: Page, values: { secretKey: string; webhookSecret: stri
 
 beforeAll(async () => {
   [browser, localstripe] = await Promise.all([launchBrowser(), startLocalstripe()]);
-  admin = await joinAs('providers-admin@example.com', 'MERCHANT_ADMIN', 'Customers');
+  admin = await joinAs('providers-admin@example.com', 'MERCHANT_ADMIN', 'Overview');
 });
 
 afterAll(async () => {

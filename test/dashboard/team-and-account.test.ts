@@ -56,7 +56,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  admin = await joinAs(ADMIN_EMAIL, 'MERCHANT_ADMIN', ADMIN_PASSWORD, 'Customers');
+  admin = await joinAs(ADMIN_EMAIL, 'MERCHANT_ADMIN', ADMIN_PASSWORD, 'Overview');
 });
 
 afterAll(async () => {
@@ -134,7 +134,7 @@ describe('the Team page', () => {
 
 describe('the Account page', () => {
   it('changes the user’s own password: a wrong current one is refused, the new one signs in', async () => {
-    const support = await joinAs('support-person@example.com', 'SUPPORT', 'support passphrase', 'Customers');
+    const support = await joinAs('support-person@example.com', 'SUPPORT', 'support passphrase', 'Overview');
     await support.goto(url('/account'));
     await heading(support, 'Account security');
     const form = support.getByRole('region', { name: 'Password' });
@@ -153,7 +153,7 @@ describe('the Account page', () => {
     await signIn(again, 'support-person@example.com', 'support passphrase');
     await again.getByRole('alert').waitFor();
     await signIn(again, 'support-person@example.com', NEW_PASSWORD);
-    await heading(again, 'Customers');
+    await heading(again, 'Overview');
   });
 });
 
