@@ -75,7 +75,7 @@ describe('customer balance and credit notes in the dashboard', () => {
     const balances = admin.getByTestId('customer-balances');
     await balances.getByText('EUR: €15.00 credit the merchant owes the customer').waitFor();
     const firstPage = await rows(admin, 'Balance transactions', 20);
-    expect(firstPage[0]).toEqual(['ADJUSTMENT', '-€0.75', '-€15.00', '—', 'Goodwill 20', expect.stringMatching(/ UTC$/)]);
+    expect(firstPage[0]).toEqual(['Adjustment', '-€0.75', '-€15.00', '—', 'Goodwill 20', expect.stringMatching(/ UTC$/)]);
 
     // A decimal with more digits than EUR has is refused on the page, nothing sent.
     await admin.getByLabel('Direction').selectOption('DEBIT');
@@ -92,7 +92,7 @@ describe('customer balance and credit notes in the dashboard', () => {
     await balances.getByText('EUR: €12.50 credit the merchant owes the customer').waitFor();
     const stored = await balanceRows(customerId);
     expect(stored.at(-1)).toMatchObject({ type: 'ADJUSTMENT', amount: 250, endingBalance: -1250, description: 'Late fee' });
-    expect((await rows(admin, 'Balance transactions', 20))[0]!.slice(0, 5)).toEqual(['ADJUSTMENT', '€2.50', '-€12.50', '—', 'Late fee']);
+    expect((await rows(admin, 'Balance transactions', 20))[0]!.slice(0, 5)).toEqual(['Adjustment', '€2.50', '-€12.50', '—', 'Late fee']);
 
     await admin.getByRole('navigation', { name: 'Balance transactions pages' }).getByRole('button', { name: 'Next page' }).click();
     expect((await rows(admin, 'Balance transactions', 1)).map((cells) => cells[4])).toEqual(['Goodwill 1']);
@@ -103,6 +103,7 @@ describe('customer balance and credit notes in the dashboard', () => {
     await visit(admin, `/invoices/${invoiceId}`, /^Invoice /);
     await admin.getByText('No credit notes.').waitFor();
     await admin.getByLabel('Amount credited, tax included').fill('30.00');
+    expect(await admin.getByLabel('Credit note reason').locator('option').allTextContents()).toEqual(['Duplicate', 'Fraudulent', 'Order change', 'Product unsatisfactory', 'Other']);
     await admin.getByLabel('Credit note reason').selectOption('PRODUCT_UNSATISFACTORY');
     await admin.getByLabel('Memo (on the PDF)').fill('Arrived late');
     await admin.getByLabel("Credited to the customer's balance").fill('20');
@@ -118,7 +119,7 @@ describe('customer balance and credit notes in the dashboard', () => {
 
     await admin.getByRole('button', { name: 'Issue credit note' }).click();
     const [issued] = await rows(admin, 'Credit notes of this invoice', 1);
-    expect(issued!.slice(2, 4)).toEqual(['ISSUED', 'PRODUCT_UNSATISFACTORY: Arrived late']);
+    expect(issued!.slice(2, 4)).toEqual(['Issued', 'Product unsatisfactory: Arrived late']);
     expect(issued![1]).toContain("credited to the customer's balance €20.00");
     const note = await platform.db.creditNote.findFirstOrThrow({ where: { invoiceId } });
     expect(note).toMatchObject({ totalAmount: 3_000, balanceCreditAmount: 2_000, outOfBandAmount: 1_000, status: 'ISSUED' });
@@ -131,7 +132,7 @@ describe('customer balance and credit notes in the dashboard', () => {
     await admin.getByRole('alert').filter({ hasText: 'CREDIT_NOTE_EXCEEDS_INVOICE' }).waitFor();
 
     await admin.getByRole('button', { name: `Void credit note ${note.number}` }).click();
-    await admin.getByRole('table', { name: 'Credit notes of this invoice' }).getByRole('cell', { name: 'VOIDED', exact: true }).waitFor();
+    await admin.getByRole('table', { name: 'Credit notes of this invoice' }).getByRole('cell', { name: 'Voided', exact: true }).waitFor();
     expect(await admin.getByRole('button', { name: /^Void credit note/ }).count()).toBe(0);
     expect((await balanceRows(customerId)).at(-1)).toMatchObject({ type: 'CREDIT_NOTE', amount: 2_000, endingBalance: -1_250 });
 
@@ -152,14 +153,14 @@ describe('customer balance and credit notes in the dashboard', () => {
     await visit(support, `/customers/${customerId}`, /^Customer /);
     await support.getByTestId('customer-balances').getByText('EUR: €12.50 credit the merchant owes the customer').waitFor();
     const ledger = await rows(support, 'Balance transactions', 20);
-    expect(ledger[0]!.slice(0, 4)).toEqual(['CREDIT_NOTE', '€20.00', '-€12.50', expect.stringMatching(new RegExp(`^Credit note cn_\\w+ of ${invoiceId}$`))]);
+    expect(ledger[0]!.slice(0, 4)).toEqual(['Credit note', '€20.00', '-€12.50', expect.stringMatching(new RegExp(`^Credit note cn_\\w+ of ${invoiceId}$`))]);
     expect(await support.getByRole('button', { name: 'Adjust balance' }).count()).toBe(0);
     expect(await support.getByLabel('Description').count()).toBe(0);
     await expectAccessible(support, 'customer-money-support-customer');
 
     await visit(support, `/invoices/${invoiceId}`, /^Invoice /);
     const notes = await rows(support, 'Credit notes of this invoice', 2);
-    expect(notes.map((cells) => cells[2])).toEqual(['ISSUED', 'VOIDED']);
+    expect(notes.map((cells) => cells[2])).toEqual(['Issued', 'Voided']);
     expect(notes.map((cells) => cells[5])).toEqual(['—', '—']);
     expect(await support.getByRole('button', { name: /Void|Issue credit note|Preview credit note/ }).count()).toBe(0);
     expect(await support.getByLabel('Amount credited, tax included').count()).toBe(0);
@@ -217,14 +218,21 @@ describe('the invoice page lists its payments and its refunds, newest first (iss
     await visit(support, `/invoices/${invoice.id}`, /^Invoice /);
     const payments = await rows(support, 'Payments of this invoice', 2);
     expect(payments.map((cells) => cells.slice(0, 5))).toEqual([
-      [paid.id, 'SUCCEEDED', '€80.00', goodCard, paid.provider],
-      [declined.id, `DECLINED (${declined.decline_code})`, '€80.00', declinedCard, declined.provider],
+      [paid.id, 'Succeeded', '€80.00', goodCard, paid.provider],
+      [declined.id, `Declined (${declined.decline_code})`, '€80.00', declinedCard, declined.provider],
     ]);
     const refunds = await rows(support, 'Refunds of this invoice', 2);
     expect(refunds.map((cells) => cells.slice(0, 6))).toEqual([
-      [second.id, 'SUCCEEDED', '€3.00', paid.id, paid.provider, '—'],
-      [first.id, 'SUCCEEDED', '€12.50', paid.id, paid.provider, 'Late delivery'],
+      [second.id, 'Succeeded', '€3.00', paid.id, paid.provider, '—'],
+      [first.id, 'Succeeded', '€12.50', paid.id, paid.provider, 'Late delivery'],
     ]);
+    // Codes in words, each code kept as the tooltip.
+    const status = support.getByTestId('invoice-status');
+    expect([await status.textContent(), await status.locator('[title]').getAttribute('title')]).toEqual(['Paid', 'PAID']);
+    const declinedStatus = support.getByRole('table', { name: 'Payments of this invoice' }).getByTitle('DECLINED', { exact: true });
+    expect(await declinedStatus.textContent()).toBe('Declined');
+    const collection = { SEND_INVOICE: 'Send invoice', CHARGE_AUTOMATICALLY: 'Charge automatically' }[invoice.collection_method as string];
+    expect(await support.getByTitle(invoice.collection_method, { exact: true }).textContent()).toBe(collection);
     await expectAccessible(support, 'customer-money-invoice-payments-refunds');
   });
 

@@ -301,9 +301,9 @@ describe('the merchant dashboard in a real browser', () => {
       await admin.getByRole('checkbox', { name: 'CUSTOMER_CREATED' }).check();
       await admin.getByRole('button', { name: 'Add endpoint' }).click();
       await heading(admin, 'Webhook endpoint');
-      expect(await admin.getByTestId('endpoint-status').textContent()).toBe('INACTIVE');
+      expect(await admin.getByTestId('endpoint-status').textContent()).toBe('Inactive');
       await admin.getByRole('button', { name: 'Activate' }).click();
-      await admin.getByTestId('endpoint-status').filter({ hasText: /^ACTIVE$/ }).waitFor();
+      await admin.getByTestId('endpoint-status').filter({ hasText: /^Active$/ }).waitFor();
 
       const customer = await platform.call('/v2/customers/create', { type: 'INDIVIDUAL', email: 'hooked@example.com' });
       expect(customer.status).toBe(200);
@@ -324,7 +324,7 @@ describe('the merchant dashboard in a real browser', () => {
       await admin.getByTestId('endpoint-status').filter({ hasText: 'INACTIVE' }).waitFor();
       answer = 200;
       await admin.getByRole('button', { name: 'Activate' }).click();
-      await admin.getByTestId('endpoint-status').filter({ hasText: /^ACTIVE$/ }).waitFor();
+      await admin.getByTestId('endpoint-status').filter({ hasText: /^Active$/ }).waitFor();
       await refreshUntil(admin, () => log.getByRole('cell', { name: 'CANCELLED' }).count());
       await admin.getByRole('button', { name: `Redeliver ${eventId}` }).click();
       await admin.getByText('Redelivery started.').waitFor();

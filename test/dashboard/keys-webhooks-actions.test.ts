@@ -119,12 +119,12 @@ describe('dashboard actions of a DEVELOPER', () => {
 
     await developer.goto(url(`/developers/webhooks/${endpoint.id}`));
     await heading(developer, 'Webhook endpoint');
-    expect(await developer.getByTestId('endpoint-status').textContent()).toBe('INACTIVE');
+    expect(await developer.getByTestId('endpoint-status').textContent()).toBe('Inactive');
     await developer.getByText('Activate the endpoint to send it a test event').waitFor();
     expect(await developer.getByRole('button', { name: 'Send test event' }).count()).toBe(0);
 
     await developer.getByRole('button', { name: 'Activate' }).click();
-    await developer.getByTestId('endpoint-status').filter({ hasText: /^ACTIVE$/ }).waitFor();
+    await developer.getByTestId('endpoint-status').filter({ hasText: /^Active$/ }).waitFor();
     await developer.getByRole('button', { name: 'Send test event' }).click();
     const queued = developer.getByRole('status').filter({ hasText: 'WEBHOOK_TEST' });
     await queued.waitFor();

@@ -85,7 +85,7 @@ describe('the Meters page in a real browser', () => {
     meterId = new URL(admin.url()).pathname.split('/').pop()!;
     expect(meterId).toMatch(/^mtr_/);
     expect(await rows(admin, VERSIONS, 1)).toEqual([['1', 'Every timestamp', 'usage.bytes', 'region is one of eu, us', 'region', 'In force']]);
-    expect(await admin.getByTestId('meter-status').textContent()).toBe('ACTIVE');
+    expect(await admin.getByTestId('meter-status').textContent()).toBe('Active');
     // What the form sent is what the API stored.
     const stored = await platform.call('/v2/meters/get', { id: meterId });
     expect(stored.body).toMatchObject({
@@ -172,12 +172,12 @@ describe('the Meters page in a real browser', () => {
     }
     await visit(admin, '/meters', 'Meters');
     const first = await rows(admin, 'Meters, newest first', 20);
-    expect(first[0]!.slice(0, 5)).toEqual(['Calls 21', 'calls.21', 'Count of events', '1', 'ACTIVE']);
+    expect(first[0]!.slice(0, 5)).toEqual(['Calls 21', 'calls.21', 'Count of events', '1', 'Active']);
     await admin.getByRole('button', { name: 'Next page' }).click();
     await admin.getByText('Page 2').waitFor();
     const second = await rows(admin, 'Meters, newest first', 2);
     expect(second.map((row) => row[0])).toEqual(['Calls 1', 'Storage (bytes)']);
-    expect(second[1]!.slice(2, 5)).toEqual(['Sum of a property: usage.stored_bytes', '2', 'ARCHIVED']);
+    expect(second[1]!.slice(2, 5)).toEqual(['Sum of a property: usage.stored_bytes', '2', 'Archived']);
 
     await admin.getByLabel('Status').selectOption('ARCHIVED');
     expect((await rows(admin, 'Meters, newest first', 1)).map((row) => row[0])).toEqual(['Storage (bytes)']);

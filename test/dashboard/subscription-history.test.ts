@@ -56,9 +56,9 @@ describe('the subscription page in a real browser', () => {
 
     await visit(`/subscriptions/${created.id}`, `Subscription ${created.id}`);
     expect(await shownChanges()).toEqual([
-      ['ACTIVE', 'CANCELLED', 'Cancellation requested'],
-      ['PENDING', 'ACTIVE', 'Invoice paid'],
-      ['—', 'PENDING', 'Created'],
+      ['Active', 'Cancelled', 'Cancellation requested'],
+      ['Pending', 'Active', 'Invoice paid'],
+      ['—', 'Pending', 'Created'],
     ]);
     // Nothing read from the subscription's own dates any more.
     expect(await page.getByText('Last change: now').count()).toBe(0);
@@ -91,13 +91,14 @@ describe('the subscription page in a real browser', () => {
     await visit(`/subscriptions/${created.id}`, `Subscription ${created.id}`);
     const first = await shownChanges();
     expect(first).toHaveLength(20);
-    expect(first[0]).toEqual(['REDEMPTION', 'ACTIVE', 'Invoice paid']);
+    expect(first[0]).toEqual(['In redemption (payment overdue)', 'Active', 'Invoice paid']);
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText('Page 2').waitFor();
-    await page.getByRole('cell', { name: 'Created', exact: true }).waitFor();
+    // The first change's cause and its status both read "Created".
+    await page.getByRole('cell', { name: 'Created', exact: true }).first().waitFor();
     const second = await shownChanges();
     expect(second).toHaveLength(5);
-    expect(second.at(-1)).toEqual(['—', 'CREATED', 'Created']);
+    expect(second.at(-1)).toEqual(['—', 'Created', 'Created']);
     expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Previous page' }).click();
     await page.getByText('Page 1').waitFor();

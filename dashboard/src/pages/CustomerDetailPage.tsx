@@ -15,6 +15,7 @@ import { UpcomingInvoices } from '../components/UpcomingInvoices';
 import { usePaged } from '../components/usePaged';
 import { Link } from '../router';
 import { useCan } from '../session';
+import { EnumText } from '../components/EnumText';
 
 /** Subscriptions that are not over: they bill usage and have a next invoice. */
 const LIVE_STATUSES: Subscription['status'][] = ['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION', 'UNPAID'];
@@ -123,7 +124,9 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
           <dt>E-mail</dt>
           <dd>{data.email}</dd>
           <dt>Status</dt>
-          <dd>{data.status}</dd>
+          <dd>
+            <EnumText code={data.status} />
+          </dd>
           <dt>Id</dt>
           <dd>{data.id}</dd>
           <dt>Your customer id</dt>
@@ -157,7 +160,7 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
           rowKey={(row) => row.id}
           empty="No balance transactions."
           columns={[
-            { header: 'Type', cell: (row) => row.type },
+            { header: 'Type', cell: (row) => <EnumText code={row.type} /> },
             { header: 'Amount', cell: (row) => money(row.amount, row.currency) },
             { header: 'Balance after', cell: (row) => money(row.ending_balance, row.currency) },
             {
@@ -185,7 +188,7 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
         empty="No payment instruments."
         columns={[
           { header: 'Card', cell: (row) => `${row.card.brand} ending ${row.card.last4}, expires ${row.card.exp_month}/${row.card.exp_year}` },
-          { header: 'Status', cell: (row) => row.status },
+          { header: 'Status', cell: (row) => <EnumText code={row.status} /> },
           { header: 'Id', cell: (row) => row.id },
         ]}
       />
@@ -197,7 +200,7 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
         empty="No invoices."
         columns={[
           { header: 'Invoice', cell: (row) => <Link to={`/invoices/${row.id}`}>{row.id}</Link> },
-          { header: 'Status', cell: (row) => row.status },
+          { header: 'Status', cell: (row) => <EnumText code={row.status} /> },
           { header: 'Total', cell: (row) => money(row.total_amount, row.currency) },
           { header: 'Created', cell: (row) => dateTime(row.created_at) },
         ]}
@@ -210,7 +213,7 @@ export function CustomerDetailPage({ params }: { params: Record<string, string> 
         empty="No subscriptions."
         columns={[
           { header: 'Subscription', cell: (row) => <Link to={`/subscriptions/${row.id}`}>{row.id}</Link> },
-          { header: 'Status', cell: (row) => row.status },
+          { header: 'Status', cell: (row) => <EnumText code={row.status} /> },
           { header: 'Next billing', cell: (row) => dateTime(row.next_billing_at) },
         ]}
       />

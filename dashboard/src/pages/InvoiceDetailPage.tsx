@@ -13,6 +13,8 @@ import { usePaged } from '../components/usePaged';
 import { PageHeading } from '../components/PageHeading';
 import { Link } from '../router';
 import { useCan } from '../session';
+import { enumLabel } from '../components/enumLabel';
+import { EnumText } from '../components/EnumText';
 
 const REASONS = ['DUPLICATE', 'FRAUDULENT', 'ORDER_CHANGE', 'PRODUCT_UNSATISFACTORY', 'OTHER'] as const;
 /** The invoice statuses credit-notes/create accepts (docs/credit-notes.md, "Request"). */
@@ -109,7 +111,7 @@ function CreditNoteForm({ invoice, onIssued }: { invoice: Invoice; onIssued: () 
       <select id="credit-reason" value={reason} onChange={(e) => edited(setReason)(e.target.value as (typeof REASONS)[number])}>
         {REASONS.map((r) => (
           <option key={r} value={r}>
-            {r}
+            {enumLabel(r)}
           </option>
         ))}
       </select>
@@ -221,7 +223,9 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
         <>
           <dl className="facts">
             <dt>Status</dt>
-            <dd data-testid="invoice-status">{data.status}</dd>
+            <dd data-testid="invoice-status">
+              <EnumText code={data.status} />
+            </dd>
             <dt>Customer</dt>
             <dd>
               <Link to={`/customers/${data.customer.id}`}>{customerName(data.customer)}</Link> {data.customer.email ?? ''}
@@ -240,7 +244,9 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
               </>
             ) : null}
             <dt>Collection</dt>
-            <dd>{data.collection_method}</dd>
+            <dd>
+              <EnumText code={data.collection_method} />
+            </dd>
             <dt>Due</dt>
             <dd>{dateTime(data.due_at)}</dd>
             <dt>Finalized / paid / voided</dt>
@@ -289,7 +295,15 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
               empty="No payment was made."
               columns={[
                 { header: 'Payment', cell: (row) => row.id },
-                { header: 'Status', cell: (row) => `${row.status}${row.decline_code ? ` (${row.decline_code})` : ''}` },
+                {
+                  header: 'Status',
+                  cell: (row) => (
+                    <>
+                      <EnumText code={row.status} />
+                      {row.decline_code ? <> (<code>{row.decline_code}</code>)</> : null}
+                    </>
+                  ),
+                },
                 { header: 'Amount', cell: (row) => money(row.amount, row.currency) },
                 { header: 'Instrument', cell: (row) => row.payment_instrument_id },
                 { header: 'Provider', cell: (row) => row.provider ?? '—' },
@@ -304,7 +318,7 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
               empty="No refund was made."
               columns={[
                 { header: 'Refund', cell: (row) => row.id },
-                { header: 'Status', cell: (row) => row.status },
+                { header: 'Status', cell: (row) => <EnumText code={row.status} /> },
                 { header: 'Amount', cell: (row) => money(row.amount, row.currency) },
                 { header: 'Of payment', cell: (row) => row.payment_id },
                 { header: 'Provider', cell: (row) => row.provider },
@@ -323,8 +337,16 @@ export function InvoiceDetailPage({ params }: { params: Record<string, string> }
               columns={[
                 { header: 'Number', cell: (row) => (row.pdf_url ? <a href={row.pdf_url}>{`Credit note ${row.number}`}</a> : `Credit note ${row.number}`) },
                 { header: 'Amounts', cell: noteAmounts },
-                { header: 'Status', cell: (row) => row.status },
-                { header: 'Reason', cell: (row) => `${row.reason}${row.memo ? `: ${row.memo}` : ''}` },
+                { header: 'Status', cell: (row) => <EnumText code={row.status} /> },
+                {
+                  header: 'Reason',
+                  cell: (row) => (
+                    <>
+                      <EnumText code={row.reason} />
+                      {row.memo ? `: ${row.memo}` : ''}
+                    </>
+                  ),
+                },
                 { header: 'Created', cell: (row) => dateTime(row.created_at) },
                 {
                   header: 'Action',

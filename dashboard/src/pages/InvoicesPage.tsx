@@ -8,6 +8,8 @@ import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
 import { Link } from '../router';
+import { enumLabel } from '../components/enumLabel';
+import { EnumText } from '../components/EnumText';
 
 export const INVOICE_STATUSES = ['DRAFT', 'OPEN', 'PAID', 'VOIDED', 'DUNNING', 'UNPAID'];
 
@@ -39,7 +41,9 @@ export function InvoicesPage() {
         <select id="invoice-status" value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">Any</option>
           {INVOICE_STATUSES.map((value) => (
-            <option key={value}>{value}</option>
+            <option key={value} value={value}>
+              {enumLabel(value)}
+            </option>
           ))}
         </select>
         <label htmlFor="invoice-from">Created from</label>
@@ -56,7 +60,7 @@ export function InvoicesPage() {
         columns={[
           { header: 'Invoice', cell: (row) => <Link to={`/invoices/${row.id}`}>{row.id}</Link> },
           { header: 'Customer', cell: (row) => `${customerName(row.customer)} ${row.customer.email ?? ''}` },
-          { header: 'Status', cell: (row) => row.status },
+          { header: 'Status', cell: (row) => <EnumText code={row.status} /> },
           { header: 'Total', cell: (row) => money(row.total_amount, row.currency) },
           { header: 'Due', cell: (row) => dateTime(row.due_at) },
           { header: 'Created', cell: (row) => dateTime(row.created_at) },

@@ -10,6 +10,7 @@ import { useFocusOnMount } from '../components/useFocusOnMount';
 import { Link } from '../router';
 import { useCan } from '../session';
 import { METERS_KEY } from './MetersPage';
+import { EnumText } from '../components/EnumText';
 
 /** A `datetime-local` value, read as UTC, in the API's form: `2026-12-01T09:30` → `2026-12-01T09:30:00.000000Z`. */
 function utcDateTime(local: string): string {
@@ -52,7 +53,9 @@ export function MeterDetailPage({ params }: { params: Record<string, string> }) 
             <dt>Aggregation</dt>
             <dd>{AGGREGATION_NAMES[data.aggregation]}</dd>
             <dt>Status</dt>
-            <dd data-testid="meter-status">{data.status}</dd>
+            <dd data-testid="meter-status">
+              <EnumText code={data.status} />
+            </dd>
             {data.archived_at ? (
               <>
                 <dt>Archived</dt>

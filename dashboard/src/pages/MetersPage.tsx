@@ -12,6 +12,7 @@ import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
 import { Link, navigate } from '../router';
 import { useCan } from '../session';
+import { EnumText } from '../components/EnumText';
 
 export const METERS_KEY = ['meters'] as const;
 
@@ -48,7 +49,7 @@ export function MetersPage() {
           { header: 'Event name', cell: (meter) => <code>{meter.event_name}</code> },
           { header: 'Aggregation', cell: (meter) => (meter.property ? `${AGGREGATION_NAMES[meter.aggregation]}: ${meter.property}` : AGGREGATION_NAMES[meter.aggregation]) },
           { header: 'Version', cell: (meter) => meter.version },
-          { header: 'Status', cell: (meter) => meter.status },
+          { header: 'Status', cell: (meter) => <EnumText code={meter.status} /> },
           { header: 'Created', cell: (meter) => dateTime(meter.created_at) },
         ]}
       />

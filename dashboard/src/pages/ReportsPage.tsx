@@ -9,6 +9,7 @@ import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
 import { useCan } from '../session';
+import { EnumText } from '../components/EnumText';
 
 export function ReportsPage() {
   const can = useCan();
@@ -62,9 +63,17 @@ export function ReportsPage() {
         rowKey={(row) => row.id}
         empty="No reports yet."
         columns={[
-          { header: 'Type', cell: (row) => row.report_type },
+          { header: 'Type', cell: (row) => <EnumText code={row.report_type} /> },
           { header: 'Period', cell: (row) => `${dateTime(row.date_from)} – ${dateTime(row.date_to)}` },
-          { header: 'Progress', cell: (row) => (row.failure_reason ? `${row.status}: ${row.failure_reason}` : row.status) },
+          {
+            header: 'Progress',
+            cell: (row) => (
+              <>
+                <EnumText code={row.status} />
+                {row.failure_reason ? `: ${row.failure_reason}` : ''}
+              </>
+            ),
+          },
           { header: 'Rows', cell: (row) => row.row_count ?? '—' },
           { header: 'Expires', cell: (row) => dateTime(row.expires_at) },
           {

@@ -11,6 +11,7 @@ import { subscriptionWorkflowLink } from '../components/temporalUi';
 import { usePaged } from '../components/usePaged';
 import { Link } from '../router';
 import { useCan } from '../session';
+import { EnumText } from '../components/EnumText';
 
 /** The recorded causes (docs/subscriptions.md, "Status history") in words. */
 const CAUSES: Record<NonNullable<SubscriptionStatusChange['cause']>, string> = {
@@ -31,8 +32,8 @@ const CAUSES: Record<NonNullable<SubscriptionStatusChange['cause']>, string> = {
 
 const historyColumns: Column<SubscriptionStatusChange>[] = [
   { header: 'When', cell: (change) => dateTime(change.occurred_at) },
-  { header: 'From', cell: (change) => change.from_status ?? '—' },
-  { header: 'To', cell: (change) => change.to_status },
+  { header: 'From', cell: (change) => (change.from_status ? <EnumText code={change.from_status} /> : '—') },
+  { header: 'To', cell: (change) => <EnumText code={change.to_status} /> },
   { header: 'Cause', cell: (change) => (change.cause ? CAUSES[change.cause] : '—') },
 ];
 
@@ -64,7 +65,9 @@ export function SubscriptionDetailPage({ params }: { params: Record<string, stri
         <>
           <dl className="facts">
             <dt>Status</dt>
-            <dd data-testid="subscription-status">{data.status}</dd>
+            <dd data-testid="subscription-status">
+              <EnumText code={data.status} />
+            </dd>
             <dt>Customer</dt>
             <dd>
               <Link to={`/customers/${data.customer_id}`}>{data.customer_id}</Link>

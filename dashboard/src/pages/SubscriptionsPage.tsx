@@ -7,6 +7,8 @@ import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
 import { Link } from '../router';
+import { enumLabel } from '../components/enumLabel';
+import { EnumText } from '../components/EnumText';
 
 const STATUSES = ['CREATED', 'PENDING', 'TRIALING', 'ACTIVE', 'REDEMPTION', 'UNPAID', 'CANCELLED', 'EXPIRED'];
 
@@ -28,7 +30,9 @@ export function SubscriptionsPage() {
         <select id="subscription-status" value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">Any</option>
           {STATUSES.map((value) => (
-            <option key={value}>{value}</option>
+            <option key={value} value={value}>
+              {enumLabel(value)}
+            </option>
           ))}
         </select>
         <button type="submit">Filter</button>
@@ -41,7 +45,7 @@ export function SubscriptionsPage() {
         columns={[
           { header: 'Subscription', cell: (row) => <Link to={`/subscriptions/${row.id}`}>{row.id}</Link> },
           { header: 'Customer', cell: (row) => <Link to={`/customers/${row.customer_id}`}>{row.customer_id}</Link> },
-          { header: 'Status', cell: (row) => row.status },
+          { header: 'Status', cell: (row) => <EnumText code={row.status} /> },
           { header: 'Next billing', cell: (row) => dateTime(row.next_billing_at) },
           { header: 'Created', cell: (row) => dateTime(row.created_at) },
         ]}

@@ -11,6 +11,7 @@ import { usePaged } from '../components/usePaged';
 import { Link } from '../router';
 import { useCan } from '../session';
 import { EventTypePicker, WEBHOOKS_KEY } from './WebhooksPage';
+import { EnumText } from '../components/EnumText';
 
 export function WebhookDetailPage({ params }: { params: Record<string, string> }) {
   const id = params.id!;
@@ -47,7 +48,9 @@ export function WebhookDetailPage({ params }: { params: Record<string, string> }
             <dt>URL</dt>
             <dd>{data.url}</dd>
             <dt>Status</dt>
-            <dd data-testid="endpoint-status">{data.status}</dd>
+            <dd data-testid="endpoint-status">
+              <EnumText code={data.status} />
+            </dd>
             {data.disabled_reason ? (
               <>
                 <dt>Disabled because</dt>
@@ -169,7 +172,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
         empty="Nothing delivered yet."
         columns={[
           { header: 'Event', cell: (delivery) => `${delivery.event_type} (${delivery.event_id})` },
-          { header: 'Status', cell: (delivery) => delivery.status },
+          { header: 'Status', cell: (delivery) => <EnumText code={delivery.status} /> },
           { header: 'Attempts', cell: (delivery) => delivery.attempt_count },
           {
             header: 'Responses',

@@ -11,6 +11,7 @@ import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
 import { Link, navigate } from '../router';
 import { useCan } from '../session';
+import { EnumText } from '../components/EnumText';
 
 export const WEBHOOKS_KEY = ['webhooks'] as const;
 
@@ -32,7 +33,15 @@ export function WebhooksPage() {
         empty="No endpoints yet."
         columns={[
           { header: 'URL', cell: (endpoint) => <Link to={`/developers/webhooks/${endpoint.id}`}>{endpoint.url}</Link> },
-          { header: 'Status', cell: (endpoint) => (endpoint.disabled_reason ? `${endpoint.status} (${endpoint.disabled_reason})` : endpoint.status) },
+          {
+            header: 'Status',
+            cell: (endpoint) => (
+              <>
+                <EnumText code={endpoint.status} />
+                {endpoint.disabled_reason ? ` (${endpoint.disabled_reason})` : ''}
+              </>
+            ),
+          },
           { header: 'Events', cell: (endpoint) => endpoint.event_types.join(', ') || 'none' },
           { header: 'Channel', cell: (endpoint) => (endpoint.channel_id ? channelName(endpoint.channel_id) : 'All channels') },
           { header: 'Created', cell: (endpoint) => dateTime(endpoint.created_at) },
