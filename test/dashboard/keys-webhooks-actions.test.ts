@@ -64,6 +64,50 @@ afterAll(async () => {
 });
 
 describe('dashboard actions of a DEVELOPER', () => {
+  it('picks permissions by resource group, read only or everything, and shows a key’s permissions grouped the same way (issue 44)', async () => {
+    await developer.goto(url('/developers/api-keys'));
+    await heading(developer, 'API keys');
+    const form = developer.getByRole('region', { name: 'Create a key' });
+    const chosen = () => form.locator('input[name="permission"]:checked').evaluateAll((boxes) => boxes.map((box) => (box as any).value as string));
+    const customers = form.getByRole('group', { name: /^Customers / });
+    expect(await customers.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => (box as any).value))).toEqual(['customers:get', 'customers:list']);
+
+    // A developer may grant only reads of customers: "Read only" is everything there, so only "Everything" is offered.
+    expect(await form.getByRole('button', { name: 'Read only, Customers' }).count()).toBe(0);
+    await form.getByRole('button', { name: 'Everything, Customers' }).click();
+    await form.getByRole('button', { name: 'Read only, Webhooks' }).click();
+    expect(await chosen()).toEqual(['customers:get', 'customers:list', 'webhooks:list', 'webhooks:get', 'webhooks:list-deliveries']);
+    await form.getByRole('group', { name: 'Webhooks (read only)' }).waitFor();
+    await form.getByRole('checkbox', { name: 'webhooks:redeliver' }).check();
+    await form.getByRole('group', { name: 'Webhooks (4 of 9)' }).waitFor();
+    await expectAccessible(developer, 'api-keys-grouped-permissions');
+
+    await form.getByRole('button', { name: 'None, every group' }).click();
+    expect(await chosen()).toEqual([]);
+    await form.getByRole('button', { name: 'Read only, every group' }).click();
+    const reads = await chosen();
+    expect(reads).toContain('invoices:get');
+    expect(reads.filter((permission) => !/:(get|list)(-|$)/.test(permission) && permission !== 'reports:download' && permission !== 'usage:summary')).toEqual([]);
+    await form.getByRole('button', { name: 'None, every group' }).click();
+    await form.getByRole('button', { name: 'Everything, API keys' }).click();
+    await form.getByRole('button', { name: 'Read only, Webhooks' }).click();
+    await form.getByRole('checkbox', { name: 'invoices:list' }).check();
+    await form.getByLabel('Name', { exact: true }).fill('Grouped');
+    await form.getByRole('button', { name: 'Create key' }).click();
+    await developer.getByRole('heading', { name: 'Secret of Grouped' }).waitFor();
+    const stored = await platform.db.apiKey.findFirstOrThrow({ where: { name: 'Grouped' } });
+    expect([...stored.permissions].sort()).toEqual(
+      ['api-keys:create', 'api-keys:list', 'api-keys:get', 'api-keys:rotate', 'api-keys:revoke', 'invoices:list', 'webhooks:list', 'webhooks:get', 'webhooks:list-deliveries'].sort(),
+    );
+
+    const row = developer.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: 'Grouped' });
+    expect(await row.getByRole('listitem').allTextContents()).toEqual([
+      'API keys: everything (create, list, get, rotate, revoke)',
+      'Invoices: list',
+      'Webhooks: read only (list, get, list-deliveries)',
+    ]);
+  });
+
   it('revokes an API key during its rotation behind a keyboard-usable confirmation; both secrets stop at once; audited', async () => {
     const key = await ok('api-keys/create', { name: 'Leaky', permissions: ['customers:list', 'webhooks:get'] });
     const rotated = await ok('api-keys/rotate', { id: key.id, rotation_period: 3600 });

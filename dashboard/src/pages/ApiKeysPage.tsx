@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useFocusOnMount } from '../components/useFocusOnMount';
-import { PERMISSIONS } from '../../../domain/permissions';
+import { PERMISSIONS, type Permission } from '../../../domain/permissions';
 import type { ApiKey } from '../api/types';
 import { v2, type Page } from '../api/v2';
 import { useChannelName } from '../components/channels';
 import { CopyButton } from '../components/CopyButton';
+import { KeyPermissions } from '../components/KeyPermissions';
+import { PermissionPicker } from '../components/PermissionPicker';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { dateTime, timeLeft } from '../components/format';
 import { PageHeading } from '../components/PageHeading';
@@ -52,7 +54,7 @@ export function ApiKeysPage() {
         columns={[
           { header: 'Name', cell: (key) => <span title={key.id}>{key.name}</span> },
           { header: 'Channels', cell: (key) => (key.channel_ids.length === 0 ? 'All channels' : key.channel_ids.map(channelName).join(', ')) },
-          { header: 'Permissions', cell: (key) => <PermissionList permissions={key.permissions} /> },
+          { header: 'Permissions', cell: (key) => <KeyPermissions permissions={key.permissions} /> },
           {
             header: 'Status',
             cell: (key) =>
@@ -134,11 +136,6 @@ function RotationStatus({ until }: { until: string }) {
   );
 }
 
-function PermissionList({ permissions }: { permissions: string[] }) {
-  if (permissions.length === PERMISSIONS.length) return <>All permissions</>;
-  return <span className="permissions">{permissions.join(', ')}</span>;
-}
-
 function SecretOnce({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
   const headingRef = useFocusOnMount<HTMLHeadingElement>();
   return (
@@ -163,7 +160,7 @@ function CreateKey({ onCreated }: { onCreated: (name: string, secret: string) =>
   const client = useQueryClient();
   const [name, setName] = useState('');
   const [channels, setChannels] = useState<string[]>([]);
-  const [permissions, setPermissions] = useState<string[]>([]);
+  const [permissions, setPermissions] = useState<Permission[]>([]);
   // The documented list, narrowed to what this user may grant: the server refuses the rest.
   const grantable = PERMISSIONS.filter((permission) => me.permissions.includes(permission));
   const create = useMutation({
@@ -202,23 +199,7 @@ function CreateKey({ onCreated }: { onCreated: (name: string, secret: string) =>
             </label>
           ))}
         </fieldset>
-        <fieldset>
-          <legend>Permissions</legend>
-          <div className="permission-grid">
-            {grantable.map((permission) => (
-              <label key={permission} className="check">
-                <input
-                  type="checkbox"
-                  name="permission"
-                  value={permission}
-                  checked={permissions.includes(permission)}
-                  onChange={(e) => setPermissions(toggle(permissions, permission, e.target.checked))}
-                />
-                {permission}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <PermissionPicker grantable={grantable} chosen={permissions} onChange={setPermissions} />
         <button type="submit" disabled={create.isPending}>
           Create key
         </button>
