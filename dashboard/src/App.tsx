@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams, useSearchParams } from 'react-router';
 import { ErrorMessage } from './components/ErrorMessage';
 import { AcceptInvitationPage } from './pages/AcceptInvitationPage';
 import { SignInPage } from './pages/SignInPage';
-import { match, Redirect, useLocation } from './router';
 import { MeProvider, useMeQuery } from './session';
 import { Shell } from './Shell';
 
@@ -43,7 +43,8 @@ export const ROUTES: { pattern: string; page: Page; roles?: string[] }[] = [
 const ResetPasswordPage = lazy(async () => ({ default: (await import('./pages/ResetPasswordPage')).ResetPasswordPage }));
 
 export function App() {
-  const { path, query } = useLocation();
+  const { pathname: path } = useLocation();
+  const [query] = useSearchParams();
   const me = useMeQuery();
   // The moment the first page can be used (the session is known and its page rendered), for the
   // budget of docs/dashboard.md: the browser tests read it from the performance timeline.
@@ -63,33 +64,34 @@ export function App() {
   if (me.isPending) return <p role="status">Loading…</p>;
   if (me.error) return <ErrorMessage error={me.error} />;
   if (!me.data) {
-    if (path !== '/sign-in') return <Redirect to="/sign-in" />;
+    if (path !== '/sign-in') return <Navigate to="/sign-in" replace />;
     return <SignInPage />;
   }
   if (path === '/sign-in' || path === '/') {
-    return <Redirect to={me.data.user.role === 'DEVELOPER' ? '/developers/api-keys' : '/overview'} />;
+    return <Navigate to={me.data.user.role === 'DEVELOPER' ? '/developers/api-keys' : '/overview'} replace />;
   }
 
   const role = me.data.user.role;
-  let content = <NotFound />;
-  for (const route of ROUTES) {
-    const params = match(route.pattern, path);
-    if (!params) continue;
-    if (route.roles && !route.roles.includes(role)) {
-      content = <NotFound />;
-    } else {
-      const Page = route.page;
-      content = <Page params={params} />;
-    }
-    break;
-  }
   return (
     <MeProvider value={me.data}>
       <Shell>
-        <Suspense fallback={<p role="status">Loading…</p>}>{content}</Suspense>
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <Routes>
+            {ROUTES.map((route) => (
+              <Route key={route.pattern} path={route.pattern} element={!route.roles || route.roles.includes(role) ? <RoutePage page={route.page} /> : <NotFound />} />
+            ))}
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
       </Shell>
     </MeProvider>
   );
+}
+
+/** A page gets its path's parameters (`:id`) as props, so it does not depend on the router. */
+function RoutePage({ page: Page }: { page: Page }) {
+  const params = useParams();
+  return <Page params={params as Record<string, string>} />;
 }
 
 function NotFound() {

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { signOut } from './api/session';
 import { ErrorMessage } from './components/ErrorMessage';
-import { Link, navigate, useLocation } from './router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { useMe, useSignedOut } from './session';
 
 interface NavItem {
@@ -53,7 +53,7 @@ const ROLE_NAMES: Record<string, string> = { MERCHANT_ADMIN: 'Merchant admin', D
 
 export function Shell({ children }: { children: ReactNode }) {
   const me = useMe();
-  const { path } = useLocation();
+  const navigate = useNavigate();
   const signedOut = useSignedOut();
   const out = useMutation({
     mutationFn: signOut,
@@ -85,9 +85,7 @@ export function Shell({ children }: { children: ReactNode }) {
             <ul>
               {section.items.map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to} aria-current={path === item.to || path.startsWith(`${item.to}/`) ? 'page' : undefined}>
-                    {item.label}
-                  </Link>
+                  <NavLink to={item.to}>{item.label}</NavLink>
                 </li>
               ))}
             </ul>

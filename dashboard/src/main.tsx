@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
 import { RequestFailed } from './api/errors';
 import { App } from './App';
 import { ME_KEY } from './session';
@@ -28,7 +29,10 @@ const queryClient: QueryClient = new QueryClient({
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <App />
+      {/* The API serves the dashboard under /dashboard/ (api/http/dashboard-static.ts, vite.config.ts's base). */}
+      <BrowserRouter basename="/dashboard">
+        <App />
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -3,11 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { acceptInvitation, sessionCall, type Invitation } from '../api/session';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PageHeading } from '../components/PageHeading';
-import { navigate } from '../router';
+import { useNavigate } from 'react-router';
 import { useSessionChanged } from '../session';
 
 /** Where an invitation link (or the first-start sign-in link) lands: choose a password, signed in after. */
 export function AcceptInvitationPage({ token }: { token: string }) {
+  const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [mismatch, setMismatch] = useState(false);

@@ -5,7 +5,7 @@ import { dayEnd, dayStart } from '../components/listBody';
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
-import { Link } from '../router';
+import { Link } from 'react-router';
 
 /** A customer acting in the customer portal is named as one (by id when they have no e-mail) and links to their page. */
 function who(entry: AuditEntry) {

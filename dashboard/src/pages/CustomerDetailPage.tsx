@@ -13,7 +13,7 @@ import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { UpcomingInvoices } from '../components/UpcomingInvoices';
 import { usePaged } from '../components/usePaged';
-import { Link } from '../router';
+import { Link } from 'react-router';
 import { useCan } from '../session';
 import { EnumText } from '../components/EnumText';
 

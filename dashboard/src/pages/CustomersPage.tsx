@@ -7,7 +7,7 @@ import { listBody, pageOf } from '../components/listBody';
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
-import { Link, navigate } from '../router';
+import { Link, useNavigate } from 'react-router';
 
 type SearchBy = 'any' | 'email' | 'name' | 'merchant_customer_id' | 'id';
 
@@ -30,6 +30,7 @@ function customerFilters(by: Exclude<SearchBy, 'any' | 'id'>, value: string) {
 }
 
 export function CustomersPage() {
+  const navigate = useNavigate();
   const [by, setBy] = useState<SearchBy>('any');
   const [text, setText] = useState('');
   const [search, setSearch] = useState<{ by: Exclude<SearchBy, 'any' | 'id'>; text: string } | undefined>(undefined);

@@ -11,7 +11,7 @@ import { minorUnitsOf } from '../components/minorUnits';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
 import { PageHeading } from '../components/PageHeading';
-import { Link } from '../router';
+import { Link } from 'react-router';
 import { useCan } from '../session';
 import { enumLabel } from '../components/enumLabel';
 import { EnumText } from '../components/EnumText';

@@ -7,7 +7,7 @@ import { dateTime } from '../components/format';
 import { AGGREGATION_NAMES, definitionOf, describeFilters, draftOf, MeterDefinitionFields } from '../components/MeterDefinitionFields';
 import { PageHeading } from '../components/PageHeading';
 import { useFocusOnMount } from '../components/useFocusOnMount';
-import { Link } from '../router';
+import { Link } from 'react-router';
 import { useCan } from '../session';
 import { METERS_KEY } from './MetersPage';
 import { EnumText } from '../components/EnumText';

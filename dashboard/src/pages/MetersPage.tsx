@@ -10,7 +10,7 @@ import { AGGREGATION_NAMES, definitionOf, draftOf, MeterDefinitionFields } from 
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
-import { Link, navigate } from '../router';
+import { Link, useNavigate } from 'react-router';
 import { useCan } from '../session';
 import { EnumText } from '../components/EnumText';
 
@@ -59,6 +59,7 @@ export function MetersPage() {
 }
 
 function CreateMeter() {
+  const navigate = useNavigate();
   const client = useQueryClient();
   const [name, setName] = useState('');
   const [eventName, setEventName] = useState('');

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { sessionCall, type PasswordReset } from '../api/session';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PageHeading } from '../components/PageHeading';
-import { Link } from '../router';
+import { Link } from 'react-router';
 
 /** Where an admin's reset link lands: a new password, then the usual sign-in (second factor included). */
 export function ResetPasswordPage({ token }: { token: string }) {

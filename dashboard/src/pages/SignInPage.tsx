@@ -4,10 +4,11 @@ import { RequestFailed } from '../api/errors';
 import { signIn } from '../api/session';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PageHeading } from '../components/PageHeading';
-import { navigate } from '../router';
+import { useNavigate } from 'react-router';
 import { useSessionChanged } from '../session';
 
 export function SignInPage() {
+  const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');

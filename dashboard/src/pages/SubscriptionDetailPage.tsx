@@ -9,7 +9,7 @@ import { PageHeading } from '../components/PageHeading';
 import { PagedTable, type Column } from '../components/PagedTable';
 import { subscriptionWorkflowLink } from '../components/temporalUi';
 import { usePaged } from '../components/usePaged';
-import { Link } from '../router';
+import { Link } from 'react-router';
 import { useCan } from '../session';
 import { EnumText } from '../components/EnumText';
 

@@ -6,7 +6,7 @@ import { listBody, pageOf } from '../components/listBody';
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
-import { Link } from '../router';
+import { Link } from 'react-router';
 import { enumLabel } from '../components/enumLabel';
 import { EnumText } from '../components/EnumText';
 

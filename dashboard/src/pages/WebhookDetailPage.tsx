@@ -8,7 +8,7 @@ import { dateTime } from '../components/format';
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
-import { Link } from '../router';
+import { Link } from 'react-router';
 import { useCan } from '../session';
 import { EventTypePicker, WEBHOOKS_KEY } from './WebhooksPage';
 import { EnumText } from '../components/EnumText';

@@ -9,7 +9,7 @@ import { dateTime } from '../components/format';
 import { PageHeading } from '../components/PageHeading';
 import { PagedTable } from '../components/PagedTable';
 import { usePaged } from '../components/usePaged';
-import { Link, navigate } from '../router';
+import { Link, useNavigate } from 'react-router';
 import { useCan } from '../session';
 import { EnumText } from '../components/EnumText';
 
@@ -53,6 +53,7 @@ export function WebhooksPage() {
 }
 
 function CreateEndpoint() {
+  const navigate = useNavigate();
   const client = useQueryClient();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
