@@ -5,8 +5,10 @@ import { fillMonthlyAmounts } from './monthly-amounts';
 /**
  * MRR at instants (docs/metrics.md, "The MRR rule"): Σ monthly_amount of the subscriptions in
  * the currency whose status then was ACTIVE or REDEMPTION. Now is the rows' status; an earlier
- * instant reads the status history. Each statement also counts the rows with no monthly amount
- * yet: those are filled and the figures read again.
+ * instant reads the status history as changes of MRR: a change into a counted status from one
+ * that is not adds the subscription's monthly amount, the reverse takes it away, so MRR at T is
+ * the sum of the changes at or before T, with no per-subscription look-back. Each statement
+ * also counts the rows with no monthly amount yet: those are filled and the figures read again.
  */
 const mrrNow = sqlStatement(
   'metrics.mrr_now',
@@ -14,19 +16,17 @@ const mrrNow = sqlStatement(
    FROM subscriptions WHERE account_id = $1 AND currency = $2 AND status IN ('ACTIVE', 'REDEMPTION')`,
 );
 
-// The status a subscription held from each change until the next one; a change at `at` counts at `at`.
-const mrrAtInstants = sqlStatement(
-  'metrics.mrr_at_instants',
-  `WITH spans AS (
-     SELECT c.to_status, c.occurred_at AS since, s.monthly_amount,
-            lead(c.occurred_at) OVER (PARTITION BY c.subscription_id ORDER BY c.version) AS until
-     FROM subscription_status_changes c JOIN subscriptions s ON s.id = c.subscription_id
-     WHERE s.account_id = $1 AND s.currency = $2 AND c.occurred_at <= $4
-   )
-   SELECT t.i::int AS i, COALESCE(sum(sp.monthly_amount), 0)::text AS mrr, count(sp.since) FILTER (WHERE sp.monthly_amount IS NULL)::int AS unfilled
-   FROM unnest($3::timestamptz[]) WITH ORDINALITY AS t(at, i)
-   LEFT JOIN spans sp ON sp.to_status IN ('ACTIVE', 'REDEMPTION') AND sp.since <= t.at AND (sp.until IS NULL OR sp.until > t.at)
-   GROUP BY t.i ORDER BY t.i`,
+// $3: the instants, ascending, each plus a microsecond: width_bucket gives the number of instants
+// strictly before the change, so bucket b's changes count at instant b + 1 (1-based) and later.
+const mrrChanges = sqlStatement(
+  'metrics.mrr_changes',
+  `SELECT width_bucket(c.occurred_at, $3::timestamptz[]) AS bucket,
+          sum(s.monthly_amount * ((c.to_status IN ('ACTIVE', 'REDEMPTION'))::int - (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))::int))::text AS delta,
+          count(*) FILTER (WHERE s.monthly_amount IS NULL)::int AS unfilled
+   FROM subscriptions s JOIN subscription_status_changes c ON c.subscription_id = s.id
+   WHERE s.account_id = $1 AND s.currency = $2 AND c.occurred_at <= $4
+     AND (c.to_status IN ('ACTIVE', 'REDEMPTION')) IS DISTINCT FROM (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))
+   GROUP BY 1`,
 );
 
 export async function currentMrr(db: Database, accountId: string, currency: string): Promise<number> {
@@ -40,14 +40,20 @@ export async function currentMrr(db: Database, accountId: string, currency: stri
 
 /** MRR at each instant, in order: instants at or after `now` read the rows' status, earlier ones the history. */
 export async function mrrAt(db: Database, accountId: string, currency: string, instants: readonly number[], now: number): Promise<number[]> {
-  const past = instants.filter((at) => at < now);
-  const read = () => readRows<{ i: number; mrr: string; unfilled: number }>(db, mrrAtInstants, [accountId, currency, past.map((at) => new Date(at)), new Date(Math.max(...past))]);
-  let history = past.length > 0 ? await read() : [];
-  if (history.some((row) => row.unfilled > 0)) {
+  const past = [...new Set(instants.filter((at) => at < now))].sort((a, b) => a - b);
+  const read = () =>
+    readRows<{ bucket: number; delta: string; unfilled: number }>(db, mrrChanges, [
+      accountId,
+      currency,
+      past.map((at) => new Date(at).toISOString().replace('Z', '001Z')),
+      new Date(past.at(-1)!),
+    ]);
+  let changes = past.length > 0 ? await read() : [];
+  if (changes.some((row) => row.unfilled > 0)) {
     await fillMonthlyAmounts(db, accountId, currency);
-    history = await read();
+    changes = await read();
   }
   const current = past.length < instants.length ? await currentMrr(db, accountId, currency) : 0;
-  let next = 0;
-  return instants.map((at) => (at < now ? Number(history[next++]!.mrr) : current));
+  const atPast = new Map(past.map((at, index) => [at, changes.filter((row) => row.bucket <= index).reduce((sum, row) => sum + Number(row.delta), 0)]));
+  return instants.map((at) => (at < now ? atPast.get(at)! : current));
 }

@@ -81,7 +81,7 @@ const creditNotes = sqlStatement(
 
 const subscriptionMoves = sqlStatement(
   'metrics.overview_subscription_moves',
-  `WITH changes AS (
+  `WITH changes AS MATERIALIZED (
      SELECT c.subscription_id, c.occurred_at >= $4 AS is_current, c.from_status, c.to_status,
             EXISTS (SELECT 1 FROM subscription_status_changes e
                     WHERE e.subscription_id = c.subscription_id AND e.to_status = 'ACTIVE' AND e.version < c.version) AS was_active
