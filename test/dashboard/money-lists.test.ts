@@ -137,7 +137,7 @@ describe('money lists and customer search in the dashboard', () => {
     await settles(() => column(admin, 'Settlements', idColumn), newest.slice(0, 20));
     // The newest one's files are still PROCESSING: no link.
     const first = admin.getByRole('table', { name: 'Settlements' }).locator('tbody tr').first();
-    await first.getByText('SETTLEMENT: PROCESSING').waitFor();
+    await first.getByText('SETTLEMENT: Processing', { exact: true }).waitFor();
     expect(await first.getByRole('link').count()).toBe(0);
     await expectAccessible(admin, 'money-lists-settlements');
 
@@ -179,7 +179,7 @@ describe('money lists and customer search in the dashboard', () => {
     await admin.getByRole('link', { name: 'Monthly statements' }).click();
     await heading(admin, 'Monthly statements');
     const table = admin.getByRole('table', { name: 'Monthly statements' });
-    await table.getByText('MONTHLY_STATEMENT: PROCESSING').waitFor({ timeout: 15_000 });
+    await table.getByText('MONTHLY_STATEMENT: Processing', { exact: true }).waitFor({ timeout: 15_000 });
     const link = table.getByRole('link', { name: `MONTHLY_STATEMENT (CSV) of ${uploaded}` });
     expect(await table.getByRole('link').count()).toBe(1);
     await expectAccessible(admin, 'money-lists-monthly-statements');

@@ -1,3 +1,5 @@
+import { EnumText } from './EnumText';
+
 /**
  * An object's `files` (settlements, monthly statements): a download link for each file that
  * SUCCEEDED, its status otherwise. The links are signed for 15 minutes from the page's load.
@@ -12,7 +14,9 @@ export function FileLinks({ files, label }: { files: Array<{ type: string; statu
               {file.type} (CSV)
             </a>
           ) : (
-            `${file.type}: ${file.status}`
+            <>
+              {file.type}: <EnumText code={file.status} />
+            </>
           )}
         </li>
       ))}

@@ -52,6 +52,10 @@ const WORDS: Record<string, string> = {
   REVOKED: 'Revoked',
   INVOICES: 'Invoices',
   SUBSCRIPTIONS: 'Subscriptions',
+  // Dashboard roles (docs/dashboard.md, "Roles")
+  MERCHANT_ADMIN: 'Merchant admin',
+  DEVELOPER: 'Developer',
+  SUPPORT: 'Support',
   // Prices (docs/products.md)
   RECURRING: 'Recurring',
   ONE_TIME: 'One time',

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { acceptInvitation, sessionCall, type Invitation } from '../api/session';
+import { EnumText } from '../components/EnumText';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PageHeading } from '../components/PageHeading';
 import { useNavigate } from 'react-router';
@@ -37,7 +38,7 @@ export function AcceptInvitationPage({ token }: { token: string }) {
       <ErrorMessage error={invitation.error} />
       {invitation.data ? (
         <p>
-          You are joining <strong>{invitation.data.account_name}</strong> as {invitation.data.email} ({invitation.data.role}).
+          You are joining <strong>{invitation.data.account_name}</strong> as {invitation.data.email} (<EnumText code={invitation.data.role} />).
         </p>
       ) : null}
       <form onSubmit={submit}>
