@@ -7,8 +7,9 @@ import { fillMonthlyAmounts } from './monthly-amounts';
  * the currency whose status then was ACTIVE or REDEMPTION. Now is the rows' status; an earlier
  * instant reads the status history as changes of MRR: a change into a counted status from one
  * that is not adds the subscription's monthly amount, the reverse takes it away, so MRR at T is
- * the sum of the changes at or before T, with no per-subscription look-back. Each statement
- * also counts the rows with no monthly amount yet: those are filled and the figures read again.
+ * MRR now less the changes after T. Only the changes since the earliest instant are read, with
+ * no look-back per subscription. Each statement also counts the rows with no monthly amount
+ * yet: those are filled and the figures read again.
  */
 const mrrNow = sqlStatement(
   'metrics.mrr_now',
@@ -17,14 +18,14 @@ const mrrNow = sqlStatement(
 );
 
 // $3: the instants, ascending, each plus a microsecond: width_bucket gives the number of instants
-// strictly before the change, so bucket b's changes count at instant b + 1 (1-based) and later.
+// strictly before the change, so a change of bucket b happened after instants 0 … b − 1 (0-based).
 const mrrChanges = sqlStatement(
   'metrics.mrr_changes',
   `SELECT width_bucket(c.occurred_at, $3::timestamptz[]) AS bucket,
           sum(s.monthly_amount * ((c.to_status IN ('ACTIVE', 'REDEMPTION'))::int - (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))::int))::text AS delta,
           count(*) FILTER (WHERE s.monthly_amount IS NULL)::int AS unfilled
    FROM subscriptions s JOIN subscription_status_changes c ON c.subscription_id = s.id
-   WHERE s.account_id = $1 AND s.currency = $2 AND c.occurred_at <= $4
+   WHERE s.account_id = $1 AND s.currency = $2 AND c.occurred_at > $4
      AND (c.to_status IN ('ACTIVE', 'REDEMPTION')) IS DISTINCT FROM (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))
    GROUP BY 1`,
 );
@@ -46,14 +47,14 @@ export async function mrrAt(db: Database, accountId: string, currency: string, i
       accountId,
       currency,
       past.map((at) => new Date(at).toISOString().replace('Z', '001Z')),
-      new Date(past.at(-1)!),
+      new Date(past[0]!),
     ]);
   let changes = past.length > 0 ? await read() : [];
   if (changes.some((row) => row.unfilled > 0)) {
     await fillMonthlyAmounts(db, accountId, currency);
     changes = await read();
   }
-  const current = past.length < instants.length ? await currentMrr(db, accountId, currency) : 0;
-  const atPast = new Map(past.map((at, index) => [at, changes.filter((row) => row.bucket <= index).reduce((sum, row) => sum + Number(row.delta), 0)]));
+  const current = await currentMrr(db, accountId, currency);
+  const atPast = new Map(past.map((at, index) => [at, current - changes.filter((row) => row.bucket > index).reduce((sum, row) => sum + Number(row.delta), 0)]));
   return instants.map((at) => (at < now ? atPast.get(at)! : current));
 }
