@@ -83,7 +83,8 @@ const subscriptionMoves = sqlStatement(
   'metrics.overview_subscription_moves',
   `WITH changes AS MATERIALIZED (
      SELECT c.subscription_id, c.occurred_at >= $4 AS is_current, c.from_status, c.to_status,
-            EXISTS (SELECT 1 FROM subscription_status_changes e
+            -- Coming from ACTIVE it was, else one probe of its history.
+            c.from_status IS NOT DISTINCT FROM 'ACTIVE' OR EXISTS (SELECT 1 FROM subscription_status_changes e
                     WHERE e.subscription_id = c.subscription_id AND e.to_status = 'ACTIVE' AND e.version < c.version) AS was_active
      FROM subscription_status_changes c JOIN subscriptions s ON s.id = c.subscription_id
      WHERE s.account_id = $1 AND s.currency = $2 AND c.occurred_at >= $3 AND c.occurred_at < $5
