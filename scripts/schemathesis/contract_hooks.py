@@ -24,6 +24,9 @@ UNSTATABLE = [
     (r"date_to", "Must be later than date_from."),
     # usage/summary's window (date-times compared to the microsecond).
     (r"to", "Must be later than `from`."),
+    # The metrics operations' period: later than `from`, at most a year after it.
+    (r"period\.to", "Must be later than `from`."),
+    (r"period\.to", re.compile(r"At most \d+ days after `from`\.")),
     # Every date RANGE filter (monthly-statements' period, settlements' settlement_date).
     (r"filters\.\w+\.value\.to", "`from` must not be after `to`."),
     (r"trial\.end_at", "Must be after the start."),
