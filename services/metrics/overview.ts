@@ -149,7 +149,9 @@ export async function readOverview(db: Database, accountId: string, request: { c
   const creditNotesPair = { current: creditNoteFigures(notes!, 'current'), previous: creditNoteFigures(notes!, 'previous') };
   const grossVolume = { current: Number(pay!.gross_current), previous: Number(pay!.gross_previous) };
   const refundsPair = { current: Number(refund!.current), previous: Number(refund!.previous) };
-  const net = (key: 'current' | 'previous') => grossVolume[key] - refundsPair[key] - creditNotesPair[key].balanceCredit - creditNotesPair[key].outOfBand;
+  // A balance credit is no money paid back: once spent, the invoice it pays collects that much
+  // less, so gross volume is already lower by it (subtracting it here would count it twice).
+  const net = (key: 'current' | 'previous') => grossVolume[key] - refundsPair[key] - creditNotesPair[key].outOfBand;
   return {
     currency: resolved,
     period,

@@ -178,14 +178,15 @@ describe('the Overview in a real browser', () => {
       gross_volume: { current: 12_000 + 30_000 + 3 * 4_900 },
       refunds: { current: 2_500 },
       credit_notes: { current: { total: 4_000, balance_credit: 3_000, out_of_band: 1_000 } },
-      net_revenue: { current: 12_000 + 30_000 + 3 * 4_900 - 2_500 - 3_000 - 1_000 },
+      // The 3,000 credited to the balance is no money given back.
+      net_revenue: { current: 12_000 + 30_000 + 3 * 4_900 - 2_500 - 1_000 },
       mrr: { current: 2 * 4_900 },
       arr: { current: 12 * 2 * 4_900 },
       subscriptions: { new: { current: 3 }, churned: { current: 1 } },
       dunning: { invoice_count: 0, amount_due: 0 },
     });
     expect(await text('gross-volume-change')).toBe(`+${money(overview.gross_volume.current, 'EUR')}`);
-    expect(await text('net-revenue-value')).toBe(money(12_000 + 30_000 + 3 * 4_900 - 6_500, 'EUR'));
+    expect(await text('net-revenue-value')).toBe(money(12_000 + 30_000 + 3 * 4_900 - 3_500, 'EUR'));
 
     // The daily chart is one Tab stop before its toggle; the toggle shows the table.
     const figure = admin.getByRole('figure', { name: /Collected revenue per day/ });
