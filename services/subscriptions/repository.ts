@@ -276,7 +276,7 @@ const insertRow = sqlStatement(
                                 latest_invoice_id, description, merchant_reference, metadata, discounts, trial_info, cancellation_info, settings,
                                 start_scheduled_at, started_at, next_billing_at, anchor_at, ends_at, cycle_count, version, updated_at, monthly_amount)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb,
-             $18, $19, $20, $21, $22, $23, $24, $25, $30::int)
+             $18, $19, $20, $21, $22, $23, $24, $25, $30::numeric)
    ), lines AS (
      INSERT INTO subscription_line_items (id, subscription_id, position, product_id, product_price_id, product_name, product_description,
                                           billing_type, currency, amount, quantity, started_at, period_start_at, period_end_at,
@@ -396,7 +396,7 @@ const saveRow = sqlStatement(
      UPDATE subscriptions SET status = $2, payment_instrument_id = $3, latest_invoice_id = $4, description = $5, merchant_reference = $6,
        metadata = $7::jsonb, discounts = $8::jsonb, trial_info = $9::jsonb, cancellation_info = $10::jsonb, settings = $11::jsonb,
        start_scheduled_at = $12, started_at = $13, next_billing_at = $14, anchor_at = $15, ends_at = $16, cycle_count = $17,
-       version = $18, updated_at = $19, monthly_amount = $25::int
+       version = $18, updated_at = $19, monthly_amount = $25::numeric
      WHERE id = $1
    ), lines AS (
      UPDATE subscription_line_items AS l SET subscription_id = v."subscriptionId", position = v.position, product_id = v."productId",
