@@ -42,8 +42,8 @@ export function OverviewFigures({ overview }: { overview: Overview }) {
           {amount('net-revenue', 'Net revenue', overview.net_revenue)}
         </div>
         <p className="hint">
-          Net revenue is the volume collected less refunds and the credit notes credited to balances or given back outside the platform; a credit
-          note’s refunded part is already a refund.
+          Net revenue is the volume collected less refunds and what credit notes gave back outside the platform; a credit note’s refunded part
+          is already a refund, and a credit to a customer’s balance is no money given back (the invoices it pays collect that much less).
         </p>
       </section>
       <section aria-labelledby="overview-recurring">
