@@ -20,7 +20,7 @@ import { API_POOL_SIZE, startApiUnderTest } from './processes';
  * payment (2 % DECLINED with one of six decline codes and left in DUNNING, 1 % FAILED, the rest
  * SUCCEEDED), 1 % of them refunded in part, 1 % with a credit note, and BENCH_SUBSCRIPTIONS
  * subscriptions (default 100,000) created over the last 400 days with their status history
- * (PENDING, then ACTIVE a minute later, then for 30 % a later status: CANCELLED, UNPAID,
+ * (PENDING, then ACTIVE a minute later, its first_active_at, then for 30 % a later status: CANCELLED, UNPAID,
  * REDEMPTION; TRIALING and PENDING ones stay so), all in EUR, written by SQL in the database
  * (INSERT … SELECT generate_series: a million rows never pass through Node).
  *
@@ -93,17 +93,17 @@ export async function seed(client: Client, accountId: string, channelId: string)
   // Subscription k: kind k % 20 (0–13 ACTIVE, 14 REDEMPTION, 15 TRIALING, 16 UNPAID, 17–18 CANCELLED, 19 PENDING).
   const subscriptions = [accountId, channelId, SUBSCRIPTIONS];
   await client.query(
-    `INSERT INTO subscriptions (id, account_id, channel_id, customer_id, status, currency, monthly_amount, created_at, updated_at)
+    `INSERT INTO subscriptions (id, account_id, channel_id, customer_id, status, currency, monthly_amount, first_active_at, created_at, updated_at)
      SELECT 'subs_bench' || lpad(k::text, 7, '0'), $1, $2, 'cus_bench' || (k % 1000),
             CASE WHEN k % 20 < 14 THEN 'ACTIVE' WHEN k % 20 = 14 THEN 'REDEMPTION' WHEN k % 20 = 15 THEN 'TRIALING' WHEN k % 20 = 16 THEN 'UNPAID'
                  WHEN k % 20 < 19 THEN 'CANCELLED' ELSE 'PENDING' END,
-            'EUR', 1000 + (k % 50) * 100, t, t
+            'EUR', 1000 + (k % 50) * 100, CASE WHEN k % 20 NOT IN (15, 19) THEN t + interval '1 minute' END, t, t
      FROM generate_series(1, $3::int) AS k, LATERAL (SELECT now() - (k::float8 / $3::int) * interval '400 days' AS t) AS at`,
     subscriptions,
   );
   await client.query(
-    `INSERT INTO subscription_status_changes (id, subscription_id, from_status, to_status, cause, version, occurred_at)
-     SELECT 'ssch_bench' || lpad(k::text, 7, '0') || '_' || v, 'subs_bench' || lpad(k::text, 7, '0'), f, s, NULL, v, t
+    `INSERT INTO subscription_status_changes (id, account_id, subscription_id, from_status, to_status, cause, version, occurred_at)
+     SELECT 'ssch_bench' || lpad(k::text, 7, '0') || '_' || v, $2, 'subs_bench' || lpad(k::text, 7, '0'), f, s, NULL, v, t
      FROM generate_series(1, $1::int) AS k,
           LATERAL (SELECT now() - (k::float8 / $1::int) * interval '400 days' AS created) AS c,
           LATERAL (VALUES
@@ -113,7 +113,7 @@ export async function seed(client: Client, accountId: string, channelId: string)
                c.created + (now() - c.created) * ((k % 7 + 1)::float8 / 8))
           ) AS v(v, f, s, t)
      WHERE v.v = 1 OR (v.v = 2 AND k % 20 NOT IN (15, 19)) OR (v.v = 3 AND k % 20 IN (14, 16, 17, 18))`,
-    [SUBSCRIPTIONS],
+    [SUBSCRIPTIONS, accountId],
   );
   await client.query('VACUUM ANALYZE invoices, payments, refunds, credit_notes, subscriptions, subscription_status_changes');
 }

@@ -25,7 +25,7 @@ const mrrChanges = sqlStatement(
           sum(s.monthly_amount * ((c.to_status IN ('ACTIVE', 'REDEMPTION'))::int - (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))::int))::text AS delta,
           count(*) FILTER (WHERE s.monthly_amount IS NULL)::int AS unfilled
    FROM subscriptions s JOIN subscription_status_changes c ON c.subscription_id = s.id
-   WHERE s.account_id = $1 AND s.currency = $2 AND c.occurred_at > $4
+   WHERE c.account_id = $1 AND s.account_id = $1 AND s.currency = $2 AND c.occurred_at > $4
      AND (c.to_status IN ('ACTIVE', 'REDEMPTION')) IS DISTINCT FROM (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))
    GROUP BY 1`,
 );

@@ -267,16 +267,17 @@ function newRow(state: SubscriptionState): SubscriptionRow {
 /**
  * The row, its lines, its first status and its events. $8–$25 are `updateValues` without the id,
  * in `saveRow`'s order: the two statements change together. $30 is its monthly amount
- * (docs/metrics.md), kept on the row so MRR is a sum.
+ * (docs/metrics.md), kept on the row so MRR is a sum; created ACTIVE, it first became ACTIVE now.
  */
 const insertRow = sqlStatement(
   'subscriptions.insert',
   `WITH subscription AS (
      INSERT INTO subscriptions (id, account_id, channel_id, customer_id, currency, collection_method, created_at, status, payment_instrument_id,
                                 latest_invoice_id, description, merchant_reference, metadata, discounts, trial_info, cancellation_info, settings,
-                                start_scheduled_at, started_at, next_billing_at, anchor_at, ends_at, cycle_count, version, updated_at, monthly_amount)
+                                start_scheduled_at, started_at, next_billing_at, anchor_at, ends_at, cycle_count, version, updated_at, monthly_amount,
+                                first_active_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb,
-             $18, $19, $20, $21, $22, $23, $24, $25, $30::numeric)
+             $18, $19, $20, $21, $22, $23, $24, $25, $30::numeric, CASE WHEN $8 = 'ACTIVE' THEN $25::timestamptz END)
    ), lines AS (
      INSERT INTO subscription_line_items (id, subscription_id, position, product_id, product_price_id, product_name, product_description,
                                           billing_type, currency, amount, quantity, started_at, period_start_at, period_end_at,
@@ -286,8 +287,8 @@ const insertRow = sqlStatement(
        "periodStartAt" timestamptz, "periodEndAt" timestamptz, "billingPeriodValue" int, "billingPeriodUnit" text, "taxCategoryId" text,
        "taxMode" text, "taxRate" numeric, "billedAt" timestamptz, "createdAt" timestamptz, "updatedAt" timestamptz)
    ), status AS (
-     INSERT INTO subscription_status_changes (id, subscription_id, from_status, to_status, cause, version, occurred_at)
-     VALUES ($27, $1, NULL, $8, $28, $24, $25)
+     INSERT INTO subscription_status_changes (id, account_id, subscription_id, from_status, to_status, cause, version, occurred_at)
+     VALUES ($27, $2, $1, NULL, $8, $28, $24, $25)
    )
    INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
    SELECT * FROM jsonb_to_recordset($29::jsonb) AS e(id text, "accountId" text, "channelId" text, "eventType" text, "occurredAt" timestamptz, data jsonb)`,
@@ -349,6 +350,7 @@ export async function writeSubscription(tx: Db, stored: SubscriptionRow, state: 
     moved ? statusChangeCause(from, state) : null,
     JSON.stringify(outbox),
     subscriptionMonthlyAmount(state),
+    accountId,
   ]);
   if (!lines) await rewriteLines(tx, state);
   return row;
@@ -384,7 +386,7 @@ async function rewriteLines(tx: Db, state: SubscriptionState): Promise<void> {
 /**
  * A saved step in one statement: `rowColumns` over the row ($1–$19, `updateValues`), the changed
  * lines ($20), the status move when there is one ($21–$23, all null otherwise) and the events
- * ($24, recordEvent's rows) and the monthly amount ($25, docs/metrics.md). Every step of a workflow writes it: the update, lines and events as
+ * ($24, recordEvent's rows), the monthly amount ($25, docs/metrics.md) and the account ($26, its status change's). Every step of a workflow writes it: the update, lines and events as
  * statements of their own cost a renewal two round trips more, and Prisma's `update` the worker
  * about 0.4 ms of CPU more (issue 13). test/subscriptions/line-writes.test.ts holds the row it
  * leaves equal to the one Prisma's update leaves. A data-modifying WITH runs whether or not the
@@ -396,7 +398,8 @@ const saveRow = sqlStatement(
      UPDATE subscriptions SET status = $2, payment_instrument_id = $3, latest_invoice_id = $4, description = $5, merchant_reference = $6,
        metadata = $7::jsonb, discounts = $8::jsonb, trial_info = $9::jsonb, cancellation_info = $10::jsonb, settings = $11::jsonb,
        start_scheduled_at = $12, started_at = $13, next_billing_at = $14, anchor_at = $15, ends_at = $16, cycle_count = $17,
-       version = $18, updated_at = $19, monthly_amount = $25::numeric
+       version = $18, updated_at = $19, monthly_amount = $25::numeric,
+       first_active_at = COALESCE(first_active_at, CASE WHEN $22::text IS NOT NULL AND $2 = 'ACTIVE' THEN $19::timestamptz END)
      WHERE id = $1
    ), lines AS (
      UPDATE subscription_line_items AS l SET subscription_id = v."subscriptionId", position = v.position, product_id = v."productId",
@@ -411,8 +414,8 @@ const saveRow = sqlStatement(
        "taxMode" text, "taxRate" numeric, "billedAt" timestamptz, "createdAt" timestamptz, "updatedAt" timestamptz)
      WHERE l.id = v.id
    ), status AS (
-     INSERT INTO subscription_status_changes (id, subscription_id, from_status, to_status, cause, version, occurred_at)
-     SELECT $21::text, $1, $22::text, $2, $23::text, $18, $19 WHERE $22::text IS NOT NULL
+     INSERT INTO subscription_status_changes (id, account_id, subscription_id, from_status, to_status, cause, version, occurred_at)
+     SELECT $21::text, $26::text, $1, $22::text, $2, $23::text, $18, $19 WHERE $22::text IS NOT NULL
    )
    INSERT INTO outbox_events (id, account_id, channel_id, event_type, occurred_at, data)
    SELECT * FROM jsonb_to_recordset($24::jsonb) AS e(id text, "accountId" text, "channelId" text, "eventType" text, "occurredAt" timestamptz, data jsonb)`,

@@ -76,9 +76,11 @@ describe('the subscription page in a real browser', () => {
     });
     // Twenty-four more changes than the workflow would make in a test's time, as rows of later versions.
     const start = Date.parse(created.created_at);
+    const { accountId } = await platform.db.subscription.findUniqueOrThrow({ where: { id: created.id }, select: { accountId: true } });
     await platform.db.subscriptionStatusChange.createMany({
       data: Array.from({ length: 24 }, (_, i) => ({
         id: newId('subscriptionStatusChange', start + (i + 1) * 1000),
+        accountId,
         subscriptionId: created.id,
         fromStatus: i % 2 === 0 ? 'ACTIVE' : 'REDEMPTION',
         toStatus: i % 2 === 0 ? 'REDEMPTION' : 'ACTIVE',

@@ -19,7 +19,7 @@ beforeAll(async () => {
     });
     for (const [index, [from, to, occurred]] of changes.entries()) {
       await database.db.subscriptionStatusChange.create({
-        data: { id: `ssch_${id}_${index}`, subscriptionId: id, fromStatus: from, toStatus: to, version: index + 1, occurredAt: new Date(occurred) },
+        data: { id: `ssch_${id}_${index}`, accountId: ACCOUNT, subscriptionId: id, fromStatus: from, toStatus: to, version: index + 1, occurredAt: new Date(occurred) },
       });
     }
   };

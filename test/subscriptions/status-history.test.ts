@@ -64,6 +64,11 @@ describe('every status change is recorded, through the real services and workflo
     ]);
     const restore = await platform.db.subscriptionStatusChange.findFirstOrThrow({ where: { subscriptionId: created.id, toStatus: 'ACTIVE', fromStatus: 'CANCELLED' } });
     expect(restore.occurredAt).toEqual(at);
+    // Each change carries the subscription's account; the row keeps when it first became ACTIVE, not the restore.
+    const rows = await platform.db.subscriptionStatusChange.findMany({ where: { subscriptionId: created.id }, orderBy: { version: 'asc' } });
+    expect(rows.map((row) => row.accountId)).toEqual(rows.map(() => platform.accountId));
+    const { firstActiveAt } = await platform.db.subscription.findUniqueOrThrow({ where: { id: created.id }, select: { firstActiveAt: true } });
+    expect(firstActiveAt).toEqual(rows[1]!.occurredAt);
   });
 
   it('starts_at with a FREE trial: trial started, ended by update end_trial, then paid', async () => {
