@@ -8,7 +8,10 @@ import { divideHalfUp } from '../rounding';
  * binary fraction and the only rounding is the last one, half up, per subscription.
  */
 
-/** Only these statuses carry revenue: ACTIVE, and REDEMPTION (in dunning, still running). */
+/**
+ * Only these statuses carry revenue: ACTIVE, and REDEMPTION (in dunning, still running) once the
+ * subscription has been ACTIVE: services/metrics/mrr.ts reads `first_active_at` for that.
+ */
 export const MRR_STATUSES = ['ACTIVE', 'REDEMPTION'] as const;
 
 export function countsForMrr(status: string): boolean {

@@ -4,7 +4,8 @@ import { fillMonthlyAmounts } from './monthly-amounts';
 
 /**
  * MRR at instants (docs/metrics.md, "The MRR rule"): Σ monthly_amount of the subscriptions in
- * the currency whose status then was ACTIVE or REDEMPTION. Now is the rows' status; an earlier
+ * the currency whose status then was ACTIVE, or REDEMPTION after having been ACTIVE (a first
+ * invoice in dunning was never paid: no revenue recurs yet). Now is the rows' status; an earlier
  * instant reads the status history as changes of MRR: a change into a counted status from one
  * that is not adds the subscription's monthly amount, the reverse takes it away, so MRR at T is
  * MRR now less the changes after T. Only the changes since the earliest instant are read, with
@@ -14,19 +15,23 @@ import { fillMonthlyAmounts } from './monthly-amounts';
 const mrrNow = sqlStatement(
   'metrics.mrr_now',
   `SELECT COALESCE(sum(monthly_amount), 0)::text AS mrr, count(*) FILTER (WHERE monthly_amount IS NULL)::int AS unfilled
-   FROM subscriptions WHERE account_id = $1 AND currency = $2 AND status IN ('ACTIVE', 'REDEMPTION')`,
+   FROM subscriptions WHERE account_id = $1 AND currency = $2
+     AND (status = 'ACTIVE' OR (status = 'REDEMPTION' AND first_active_at IS NOT NULL))`,
 );
 
 // $3: the instants, ascending, each plus a microsecond: width_bucket gives the number of instants
 // strictly before the change, so a change of bucket b happened after instants 0 … b − 1 (0-based).
 const mrrChanges = sqlStatement(
   'metrics.mrr_changes',
-  `SELECT width_bucket(c.occurred_at, $3::timestamptz[]) AS bucket,
-          sum(s.monthly_amount * ((c.to_status IN ('ACTIVE', 'REDEMPTION'))::int - (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))::int))::text AS delta,
-          count(*) FILTER (WHERE s.monthly_amount IS NULL)::int AS unfilled
-   FROM subscriptions s JOIN subscription_status_changes c ON c.subscription_id = s.id
-   WHERE c.account_id = $1 AND s.account_id = $1 AND s.currency = $2 AND c.occurred_at > $4
-     AND (c.to_status IN ('ACTIVE', 'REDEMPTION')) IS DISTINCT FROM (COALESCE(c.from_status IN ('ACTIVE', 'REDEMPTION'), false))
+  `SELECT bucket, sum(monthly_amount * (counted_after::int - counted_before::int))::text AS delta, count(*) FILTER (WHERE monthly_amount IS NULL)::int AS unfilled
+   FROM (
+     SELECT width_bucket(c.occurred_at, $3::timestamptz[]) AS bucket, s.monthly_amount,
+            (c.to_status = 'ACTIVE' OR (c.to_status = 'REDEMPTION' AND COALESCE(s.first_active_at <= c.occurred_at, false))) AS counted_after,
+            COALESCE(c.from_status = 'ACTIVE' OR (c.from_status = 'REDEMPTION' AND COALESCE(s.first_active_at <= c.occurred_at, false)), false) AS counted_before
+     FROM subscriptions s JOIN subscription_status_changes c ON c.subscription_id = s.id
+     WHERE c.account_id = $1 AND s.account_id = $1 AND s.currency = $2 AND c.occurred_at > $4
+   ) AS changes
+   WHERE counted_after IS DISTINCT FROM counted_before
    GROUP BY 1`,
 );
 
