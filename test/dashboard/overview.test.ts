@@ -202,7 +202,7 @@ describe('the Overview in a real browser', () => {
     // The choosers: the previous month is empty; another currency has nothing and says it was chosen.
     await admin.getByLabel('Period', { exact: true }).selectOption({ label: 'Previous month' });
     const previousMonth = { from: monthStart(-1), to: monthStart(0) };
-    await admin.getByText(`${previousMonth.from.slice(0, 10)} to`).waitFor();
+    await admin.getByTestId('overview-scope').filter({ hasText: `${previousMonth.from.slice(0, 10)} to` }).waitFor();
     await expectFiguresOfApi(previousMonth);
     await admin.getByLabel('Period', { exact: true }).selectOption({ label: 'This month' });
     await admin.getByLabel('Currency', { exact: true }).selectOption('USD');
