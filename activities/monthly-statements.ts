@@ -7,8 +7,8 @@ import { addDays, isMonth, monthPeriod, startOfDay, utcDayOf } from '../domain/s
 import type { Database } from '../prisma/client';
 import { bookLines, bookTotals } from './settlement-books';
 import { csvChunks, sandboxReportId } from './settlement-files';
-import { fileStorageFromEnv } from './storage/config';
-import type { FileStorage } from './storage/file-storage';
+import { fileStorageFromEnv } from '../services/files/storage-from-env';
+import type { FileStorage } from '../services/files/storage';
 
 export function monthlyStatementKey(statementId: string): string {
   return `monthly-statements/${statementId}/statement.csv`;

@@ -20,8 +20,8 @@ import {
 import { Prisma } from '../generated/prisma/client';
 import { poolOf, type Database } from '../prisma/client';
 import { streamedRows } from '../prisma/streamed-rows';
-import { fileStorageFromEnv } from './storage/config';
-import type { FileStorage } from './storage/file-storage';
+import { fileStorageFromEnv } from '../services/files/storage-from-env';
+import type { FileStorage } from '../services/files/storage';
 
 /**
  * Builds a report's CSV (docs/reports.md): the line items of the whole report read by ONE

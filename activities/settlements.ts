@@ -20,8 +20,8 @@ import {
   settlementRows,
   type SettlementHeader,
 } from './settlement-files';
-import { fileStorageFromEnv } from './storage/config';
-import type { FileStorage } from './storage/file-storage';
+import { fileStorageFromEnv } from '../services/files/storage-from-env';
+import type { FileStorage } from '../services/files/storage';
 
 export interface SettleDayResult {
   day: string;

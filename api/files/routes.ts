@@ -11,7 +11,7 @@ import { creditNotePdfPath } from '../../services/credit-notes/pdf-url';
 import { loadInvoiceDocument } from './invoice-document';
 import { renderInvoicePdf } from './invoice-pdf';
 import { registerStoredFileRoute } from './stored-file-route';
-import { fileStorageFromEnv } from '../../activities/storage/config';
+import { fileStorageFromEnv } from '../../services/files/storage-from-env';
 
 export interface FileRouteDependencies {
   db: Database;

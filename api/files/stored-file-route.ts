@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { FileStorage } from '../../activities/storage/file-storage';
+import type { FileStorage } from '../../services/files/storage';
 import { formatDateTime } from '../../domain/datetime';
 import { ApiError } from '../../domain/errors';
 import { verifySignedPath } from '../../domain/signed-url';

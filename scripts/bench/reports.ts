@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { reportStorageKey, writeReportFile, type ReportScope } from '../../activities/report-export';
-import { LocalDiskStorage } from '../../activities/storage/local-disk';
+import { LocalDiskStorage } from '../../services/files/local-disk-storage';
 import { newId } from '../../domain/ids';
 import { createDatabase } from '../../prisma/client';
 import { applyPendingMigrations } from '../db/migrations';

@@ -77,7 +77,9 @@ const RULES: Record<(typeof LAYERS)[number], Rule> = {
     to.path === '@temporalio/workflow' ||
     to.path === '@temporalio/common',
   worker: (to) => to.folder !== 'api',
-  api: () => true,
+  // What a route shares with the worker (file storage, for one) is a service, so that serving
+  // HTTP never loads the worker's adapters.
+  api: (to) => !['activities', 'worker'].includes(to.folder ?? ''),
   prisma: (to) => !['api', 'services', 'activities', 'workflows', 'worker'].includes(to.folder ?? ''),
 };
 

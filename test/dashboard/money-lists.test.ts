@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fileStorageFromEnv } from '../../activities/storage/config';
+import { fileStorageFromEnv } from '../../services/files/storage-from-env';
 import { newId } from '../../domain/ids';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';
 import { inviteFirstAdmin } from '../../services/dashboard/first-admin';

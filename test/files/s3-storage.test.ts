@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { CreateBucketCommand, ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
-import { S3Storage, s3StorageFromEnv } from '../../activities/storage/s3';
+import { S3Storage, s3StorageFromEnv } from '../../services/files/s3-storage';
 import { startS3Server, type S3Server } from '../../scripts/s3/versitygw';
 
 let dir: string;

@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
 import Papa from 'papaparse';
 import { createMonthlyStatementActivities } from '../../activities/monthly-statements';
-import { fileStorageFromEnv } from '../../activities/storage/config';
+import { fileStorageFromEnv } from '../../services/files/storage-from-env';
 import { createAccount, createChannel } from '../../scripts/operator/accounts';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';
 import { bookedPayment, executeInRuns, storageFailing, withActivities } from '../settlements/fixtures';

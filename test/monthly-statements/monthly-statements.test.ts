@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import Papa from 'papaparse';
-import { fileStorageFromEnv } from '../../activities/storage/config';
+import { fileStorageFromEnv } from '../../services/files/storage-from-env';
 import { storedFileUrl } from '../../api/files/stored-file-url';
 import { newId } from '../../domain/ids';
 import { TASK_QUEUE } from '../../domain/workflow-ids';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileStorageFromEnv } from '../../activities/storage/config';
+import { fileStorageFromEnv } from '../../services/files/storage-from-env';
 import { newId } from '../../domain/ids';
 import { reportWorkflowId, TASK_QUEUE } from '../../domain/workflow-ids';
 import { REPORT_FAILURE_REASON } from '../../workflows/report-export';

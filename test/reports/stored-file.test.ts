@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { LocalDiskStorage } from '../../activities/storage/local-disk';
+import { LocalDiskStorage } from '../../services/files/local-disk-storage';
 import { registerStoredFileRoute } from '../../api/files/stored-file-route';
 import { storedFileContentType, storedFileUrl } from '../../api/files/stored-file-url';
 

@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
 import { createSettlementActivities } from '../../activities/settlements';
-import { fileStorageFromEnv } from '../../activities/storage/config';
-import type { FileStorage } from '../../activities/storage/file-storage';
+import { fileStorageFromEnv } from '../../services/files/storage-from-env';
+import type { FileStorage } from '../../services/files/storage';
 import { TASK_QUEUE } from '../../domain/workflow-ids';
 import { createAccount, createChannel } from '../../scripts/operator/accounts';
 import { createLegalEntity } from '../../scripts/operator/legal-entities';

@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { pipeline, Readable, Transform } from 'node:stream';
-import type { FileStorage } from './file-storage';
+import type { FileStorage } from './storage';
 
 /** Parts of a multipart upload: S3's minimum is 5 MiB; two in flight keep memory near 16 MiB per upload. */
 const PART_BYTES = 8 * 1024 * 1024;

@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FileStorage } from './file-storage';
+import type { FileStorage } from './storage';
 
 /** FileStorage on a directory: written to a temporary name, then renamed into place. */
 export class LocalDiskStorage implements FileStorage {
