@@ -7,6 +7,7 @@ import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
 import { createPaymentSweepActivities } from './payment-sweep';
 import { createReportExportActivities } from './report-export';
+import { createRetentionActivities } from './retention';
 import { createSecretRotationActivities } from './secret-rotation';
 import { createSettlementActivities } from './settlements';
 import { createStripeSettlementActivities } from './stripe-settlements';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createWebhookDeliveryActivities(deps),
     ...createV1RestoreRequestActivities(deps),
     ...createDashboardSignInRecordActivities(deps),
+    ...createRetentionActivities(deps),
   };
 }
 

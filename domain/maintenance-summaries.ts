@@ -14,3 +14,7 @@ export function idempotencyPurgeSummary(intervalMinutes: number): string {
 export function paymentSweepSummary(intervalMinutes: number): string {
   return `Finish abandoned manual pays and refunds ${every(intervalMinutes)}`;
 }
+
+export function retentionSummary(intervalMinutes: number): string {
+  return `Delete rows of the growing tables past their retention, in batches, ${every(intervalMinutes)} (docs/retention.md)`;
+}

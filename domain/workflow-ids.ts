@@ -22,6 +22,7 @@ export function invoiceCollectionWorkflowId(invoiceId: string): string {
 /** Housekeeping has no resource of its own: it lives under `maintenance/`. */
 export const IDEMPOTENCY_PURGE_WORKFLOW_ID = 'maintenance/idempotency-purge';
 export const PAYMENT_SWEEP_WORKFLOW_ID = 'maintenance/payment-sweep';
+export const RETENTION_WORKFLOW_ID = 'maintenance/retention';
 
 /** One per subscription for its whole life: continue-as-new keeps the id. */
 export function subscriptionWorkflowId(subscriptionId: string): string {

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { ensureIdempotencyPurge, ensurePaymentSweep } from '../services/workflows/maintenance';
+import { retentionSettings } from '../services/retention/settings';
+import { ensureIdempotencyPurge, ensurePaymentSweep, ensureRetention } from '../services/workflows/maintenance';
 import { ensureSettlementSchedules } from '../services/workflows/settlement-schedules';
 import { paymentSweepIntervalFromEnv } from './payment-sweep-interval';
 
@@ -10,5 +11,6 @@ import { paymentSweepIntervalFromEnv } from './payment-sweep-interval';
 export async function ensureMaintenanceWorkflows(client: Client, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   await ensureIdempotencyPurge(client);
   await ensurePaymentSweep(client, paymentSweepIntervalFromEnv(env));
+  await ensureRetention(client, retentionSettings(env).intervalMinutes);
   await ensureSettlementSchedules(client);
 }

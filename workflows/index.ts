@@ -1,6 +1,7 @@
 export { apiKeyRotationWorkflow, webhookKeyRotationWorkflow } from './secret-rotation';
 export { paymentInstrumentExpiryWorkflow } from './payment-instrument-expiry';
 export { idempotencyPurgeWorkflow } from './idempotency-purge';
+export { retentionWorkflow } from './retention';
 export { invoiceCollectionWorkflow } from './invoice-collection';
 export { paymentSweepWorkflow } from './payment-sweep';
 export { subscriptionWorkflow } from './subscription';

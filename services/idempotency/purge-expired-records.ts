@@ -5,7 +5,11 @@ import { deleteInBatches } from '../batched-delete';
  * Deletes idempotency records past their 24-hour life in batches. Lookups already ignore
  * expired records; this only reclaims space.
  */
-export function purgeExpiredIdempotencyRecords(deps: { db: Database }, progress: (done: { deleted: number }) => void): Promise<{ deleted: number }> {
+export function purgeExpiredIdempotencyRecords(
+  deps: { db: Database },
+  progress: (done: { deleted: number }) => void,
+  batchSize?: number,
+): Promise<{ deleted: number; batches: number }> {
   return deleteInBatches(
     (limit) => deps.db.$executeRaw`
       DELETE FROM idempotency_records
@@ -13,5 +17,6 @@ export function purgeExpiredIdempotencyRecords(deps: { db: Database }, progress:
         SELECT api_key_id, key FROM idempotency_records WHERE expires_at <= now() LIMIT ${limit}
       )`,
     progress,
+    batchSize,
   );
 }

@@ -1,9 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { idempotencyPurgeSummary, paymentSweepSummary } from '../../domain/maintenance-summaries';
-import { IDEMPOTENCY_PURGE_WORKFLOW_ID, PAYMENT_SWEEP_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
+import { idempotencyPurgeSummary, paymentSweepSummary, retentionSummary } from '../../domain/maintenance-summaries';
+import { IDEMPOTENCY_PURGE_WORKFLOW_ID, PAYMENT_SWEEP_WORKFLOW_ID, RETENTION_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
 import type { paymentSweepWorkflow } from '../../workflows/payment-sweep';
+import type { retentionWorkflow } from '../../workflows/retention';
 
 const IDEMPOTENCY_PURGE_INTERVAL_MINUTES = 60;
 /** The payment sweeper's interval unless the worker is told otherwise (worker/payment-sweep-interval.ts). */
@@ -31,5 +32,17 @@ export async function ensurePaymentSweep(temporal: Client, intervalMinutes: numb
     args: [{ intervalMinutes }],
     typedSearchAttributes: searchAttributesOf({ resourceId: PAYMENT_SWEEP_WORKFLOW_ID }),
     staticSummary: paymentSweepSummary(intervalMinutes),
+  });
+}
+
+/** Starts the retention workflow (docs/retention.md) unless it runs: the fixed id keeps one; a running one keeps its interval. */
+export async function ensureRetention(temporal: Client, intervalMinutes: number): Promise<void> {
+  await temporal.workflow.start<typeof retentionWorkflow>('retentionWorkflow', {
+    taskQueue: TASK_QUEUE,
+    workflowId: RETENTION_WORKFLOW_ID,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    args: [{ intervalMinutes }],
+    typedSearchAttributes: searchAttributesOf({ resourceId: RETENTION_WORKFLOW_ID }),
+    staticSummary: retentionSummary(intervalMinutes),
   });
 }
