@@ -21,6 +21,44 @@ const ROOT = resolve(__dirname, '../..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
+/** autocannon's JSON report, the fields read here. */
+export interface AutocannonReport {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * The load of this bench against the API on `port`: one checked request, 3 s to warm up, then
+ * DURATION_S measured, from a separate process. Returns the measured report, the requests made
+ * before it, and the autocannon arguments for another target under the same load.
+ */
+export async function loadApiKeysGet(port: number, secret: string, keyId: string) {
+  const url = `http://127.0.0.1:${port}/v2/api-keys/get`;
+  const check = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id: keyId }),
+  });
+  if (check.status !== 200) throw new Error(`api-keys/get answered ${check.status}`);
+
+  const autocannonArgs = (duration: number, target = url) => [
+    require.resolve('autocannon/autocannon.js'),
+    '--json',
+    '-c', String(CONNECTIONS),
+    '-d', String(duration),
+    '-m', 'POST',
+    '-H', `authorization=Bearer ${secret}`,
+    '-H', 'content-type=application/json',
+    '-b', JSON.stringify({ id: keyId }),
+    target,
+  ];
+  const warm = JSON.parse(run(process.execPath, autocannonArgs(3))) as AutocannonReport;
+  const report = JSON.parse(run(process.execPath, autocannonArgs(DURATION_S))) as AutocannonReport;
+  return { report, warmRequests: 1 + warm.requests.total, autocannonArgs };
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-api-'));
   const pgPort = await freePort();
@@ -42,31 +80,11 @@ async function main(): Promise<void> {
     api = await startApiUnderTest(ROOT, databaseUrl);
     const port = api.port;
 
-    const url = `http://127.0.0.1:${port}/v2/api-keys/get`;
-    const check = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: row.id }),
-    });
-    if (check.status !== 200) throw new Error(`api-keys/get answered ${check.status}`);
-
-    const autocannonArgs = (duration: number, target = url) => [
-      require.resolve('autocannon/autocannon.js'),
-      '--json',
-      '-c', String(CONNECTIONS),
-      '-d', String(duration),
-      '-m', 'POST',
-      '-H', `authorization=Bearer ${secret}`,
-      '-H', 'content-type=application/json',
-      '-b', JSON.stringify({ id: row.id }),
-      target,
-    ];
-    const warm = JSON.parse(run(process.execPath, autocannonArgs(3)));
-    const report = JSON.parse(run(process.execPath, autocannonArgs(DURATION_S)));
+    const { report, warmRequests, autocannonArgs } = await loadApiKeysGet(port, secret, row.id);
     const non2xx = report.non2xx + report.errors;
     await api.stop();
     await counter.waitForOtherSessionsToEnd();
-    const counts = perOperation(before, await counter.snapshot(), 1 + warm.requests.total + report.requests.total);
+    const counts = perOperation(before, await counter.snapshot(), warmRequests + report.requests.total);
     if (process.env.BENCH_STATEMENTS) console.log((await counter.topStatements()).join('\n'));
 
     bare = await startBareRoute(databaseUrl, API_POOL_SIZE);
@@ -104,7 +122,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -35,7 +35,7 @@ const LINE = { amount: 1_999, quantity: 2 };
 const STRIPE_SECRET_KEY = 'sk_test_benchinvoices0001';
 const STRIPE_WEBHOOK_SECRET = 'whsec_benchinvoices0001';
 
-interface LoadReport {
+export interface LoadReport {
   cycles: number;
   /** Cycles completed while warming up: counted with the others for the statements per cycle. */
   warmCycles: number;
@@ -124,28 +124,33 @@ function mean(values: number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
-interface SeededAccount {
+export interface SeededAccount {
   accountId: string;
   secret: string;
   payers: Payer[];
 }
 
+/** One payer per loop and a key, in an account and channel that may hold other data. */
+export async function seedLoopsIn(db: Database, accountId: string, channelId: string, name: string, cards: PayerCards): Promise<SeededAccount> {
+  const payers = await seedPayers(db, accountId, channelId, CONCURRENCY, cards);
+  const { secret } = await createOperatorApiKey(db, { accountId, name });
+  return { accountId, secret, payers };
+}
+
 async function seedAccount(db: Database, name: string, cards: PayerCards): Promise<SeededAccount> {
   const account = await createAccount(db, name);
   const channel = await createChannel(db, account.id, name);
-  const payers = await seedPayers(db, account.id, channel.id, CONCURRENCY, cards);
-  const { secret } = await createOperatorApiKey(db, { accountId: account.id, name });
-  return { accountId: account.id, secret, payers };
+  return seedLoopsIn(db, account.id, channel.id, name, cards);
 }
 
-interface InvoicePhase {
+export interface InvoicePhase {
   load: LoadReport;
   counts: PerOperation;
   paidRows: number;
 }
 
 /** One route's loops against an API process of its own, with the statements its requests ran. */
-async function invoicePhase(databaseUrl: string, counter: StatementCounter, seeded: SeededAccount): Promise<InvoicePhase> {
+export async function invoicePhase(databaseUrl: string, counter: StatementCounter, seeded: SeededAccount): Promise<InvoicePhase> {
   await counter.waitForOtherSessionsToEnd();
   const before = await counter.snapshot();
   const api = await startApiUnderTest(ROOT, databaseUrl);
@@ -275,7 +280,7 @@ if (mode === '--load' || mode === '--sdk') {
       console.error(error);
       process.exit(1);
     });
-} else {
+} else if (require.main === module) {
   main().catch((error) => {
     console.error(error);
     process.exit(1);

@@ -25,13 +25,13 @@ const ROOT = resolve(__dirname, '../..');
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
 const WARM_UP = 30;
 
-interface Timing {
+export interface Timing {
   name: string;
   latenciesMs: number[];
   counts?: PerOperation;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
@@ -43,6 +43,78 @@ async function timed(times: number, step: (n: number) => Promise<void>): Promise
     latencies.push(performance.now() - started);
   }
   return latencies;
+}
+
+/**
+ * This bench's operations, one request at a time against `api`, acting as a payer and an ACTIVE
+ * subscription of 5 lines made in the given account and channel: WARM_UP rounds, then CYCLES
+ * requests of each, with their statements when `counter` is given.
+ */
+export async function latencyOperations(
+  databaseUrl: string,
+  access: { accountId: string; channelId: string },
+  api: ApiUnderTest,
+  counter?: StatementCounter,
+): Promise<Timing[]> {
+  const db = createDatabase(databaseUrl, 2);
+  const [payer] = await seedPayers(db, access.accountId, access.channelId, 1);
+  const { secret } = await createOperatorApiKey(db, { accountId: access.accountId, name: 'bench' });
+  const subscription = await seedActiveSubscription(db, { ...access, ...payer! }, [1_000, 2_500, 4_900, 9_900, 19_900]);
+  await db.$disconnect();
+  const post = apiClient(`http://127.0.0.1:${api.port}`, secret);
+  const newInvoice = () =>
+    post('invoices/create', { customer_id: payer!.customerId, currency: 'EUR', line_items: [{ amount: 1_999, description: 'Bench', quantity: 2 }] });
+  const pay = (id: string) => post('invoices/pay', { id, payment_instrument_id: payer!.instrumentId });
+  const previewNext = () => post('invoices/preview', { subscription_id: subscription.id });
+  const previewUpdate = () =>
+    post('invoices/preview', { subscription_id: subscription.id, subscription_update: { line_items: { update: [{ id: subscription.lineItems[0]!.id, quantity: 3 }] } } });
+
+  for (let n = 0; n < WARM_UP; n++) {
+    const draft = await newInvoice();
+    await post('invoices/get', { id: draft.id });
+    await post('customers/get', { id: payer!.customerId });
+    await post('invoices/finalize', { id: draft.id });
+    await pay(draft.id);
+    await previewNext();
+    await previewUpdate();
+  }
+
+  const ids: string[] = [];
+  const phases: Array<[string, (n: number) => Promise<void>]> = [
+    ['customers/get', async () => void (await post('customers/get', { id: payer!.customerId }))],
+    ['invoices/create', async () => void ids.push((await newInvoice()).id)],
+    ['invoices/get', async (n) => void (await post('invoices/get', { id: ids[n] }))],
+    ['invoices/finalize', async (n) => void (await post('invoices/finalize', { id: ids[n] }))],
+    [
+      'invoices/pay',
+      async (n) => {
+        const paid = await pay(ids[n]!);
+        if (paid.invoice.status !== 'PAID') throw new Error(`pay left ${paid.invoice.status}`);
+      },
+    ],
+    [
+      'invoices/preview',
+      async () => {
+        if ((await previewNext()).next_invoice?.line_items.length !== 5) throw new Error('the preview lost lines');
+      },
+    ],
+    ['preview (update)', async () => void (await previewUpdate())],
+  ];
+  const timings: Timing[] = [];
+  await counter?.settle();
+  let before = await counter?.snapshot();
+  for (const [name, step] of phases) {
+    const latenciesMs = await timed(CYCLES, step);
+    if (!counter) {
+      timings.push({ name, latenciesMs });
+      continue;
+    }
+    await counter.settle();
+    const after = await counter.snapshot();
+    timings.push({ name, latenciesMs, counts: perOperation(before!, after, CYCLES) });
+    before = after;
+  }
+  return timings;
 }
 
 async function main(): Promise<void> {
@@ -58,62 +130,11 @@ async function main(): Promise<void> {
     const db = createDatabase(databaseUrl, 2);
     const account = await createAccount(db, 'bench');
     const channel = await createChannel(db, account.id, 'bench');
-    const [payer] = await seedPayers(db, account.id, channel.id, 1);
-    const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
-    const subscription = await seedActiveSubscription(db, { accountId: account.id, channelId: channel.id, ...payer! }, [1_000, 2_500, 4_900, 9_900, 19_900]);
     await db.$disconnect();
     const counter = await StatementCounter.create(databaseUrl);
 
     api = await startApiUnderTest(ROOT, databaseUrl);
-    const post = apiClient(`http://127.0.0.1:${api.port}`, secret);
-    const newInvoice = () =>
-      post('invoices/create', { customer_id: payer!.customerId, currency: 'EUR', line_items: [{ amount: 1_999, description: 'Bench', quantity: 2 }] });
-    const pay = (id: string) => post('invoices/pay', { id, payment_instrument_id: payer!.instrumentId });
-    const previewNext = () => post('invoices/preview', { subscription_id: subscription.id });
-    const previewUpdate = () =>
-      post('invoices/preview', { subscription_id: subscription.id, subscription_update: { line_items: { update: [{ id: subscription.lineItems[0]!.id, quantity: 3 }] } } });
-
-    for (let n = 0; n < WARM_UP; n++) {
-      const draft = await newInvoice();
-      await post('invoices/get', { id: draft.id });
-      await post('customers/get', { id: payer!.customerId });
-      await post('invoices/finalize', { id: draft.id });
-      await pay(draft.id);
-      await previewNext();
-      await previewUpdate();
-    }
-
-    const ids: string[] = [];
-    const phases: Array<[string, (n: number) => Promise<void>]> = [
-      ['customers/get', async () => void (await post('customers/get', { id: payer!.customerId }))],
-      ['invoices/create', async () => void ids.push((await newInvoice()).id)],
-      ['invoices/get', async (n) => void (await post('invoices/get', { id: ids[n] }))],
-      ['invoices/finalize', async (n) => void (await post('invoices/finalize', { id: ids[n] }))],
-      [
-        'invoices/pay',
-        async (n) => {
-          const paid = await pay(ids[n]!);
-          if (paid.invoice.status !== 'PAID') throw new Error(`pay left ${paid.invoice.status}`);
-        },
-      ],
-      [
-        'invoices/preview',
-        async () => {
-          if ((await previewNext()).next_invoice?.line_items.length !== 5) throw new Error('the preview lost lines');
-        },
-      ],
-      ['preview (update)', async () => void (await previewUpdate())],
-    ];
-    const timings: Timing[] = [];
-    await counter.settle();
-    let before = await counter.snapshot();
-    for (const [name, step] of phases) {
-      const latenciesMs = await timed(CYCLES, step);
-      await counter.settle();
-      const after = await counter.snapshot();
-      timings.push({ name, latenciesMs, counts: perOperation(before, after, CYCLES) });
-      before = after;
-    }
+    const timings = await latencyOperations(databaseUrl, { accountId: account.id, channelId: channel.id }, api, counter);
     if (process.env.BENCH_STATEMENTS) console.log((await counter.topStatements()).join('\n'));
 
     pool = new Pool({ connectionString: databaseUrl, max: API_POOL_SIZE });
@@ -146,7 +167,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
