@@ -13,6 +13,7 @@ import { startApiUnderTest, type ApiUnderTest } from './bench/processes';
 import { startS3Server, type S3Server } from './s3/versitygw';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ApiClient } from './cluster/api-client';
+import { entryArgs } from './entry-points';
 import { StripeRoute, type StripeCounts } from './cluster/stripe-route';
 import { UsageRoute, type UsageCounts } from './cluster/usage-route';
 import { applyPendingMigrations } from './db/migrations';
@@ -24,7 +25,8 @@ import type { ClusterSummary } from './ci/cluster-summary';
 
 /**
  * `npm run test:cluster`: the production topology on one machine — PostgreSQL, the Temporal
- * server on PostgreSQL, two API and two worker processes — under real traffic through both APIs
+ * server on PostgreSQL, two API and two worker processes run from the build (`npm run build`,
+ * which the npm script runs first) — under real traffic through both APIs
  * while it is hurt: a worker killed with SIGKILL while subscriptions renew and webhooks go out
  * (a replacement started), an API process killed with SIGKILL while a payment is in flight (a
  * replacement started, the client retrying on the other with the same Idempotency-Key), and
@@ -137,13 +139,14 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOW_LOOPBACK: 'true',
       PAYMENT_SWEEP_INTERVAL_MINUTES,
     };
+    // The build production runs (`npm run build`, which `npm run test:cluster` runs first): dist/ and its prebuilt workflow bundle.
     const startApi = () =>
-      startApiUnderTest(ROOT, databaseUrl, { ...shared, RATE_LIMIT_STORE: 'postgres', RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 10_000, burst: 10_000 } }) });
+      startApiUnderTest(ROOT, databaseUrl, { ...shared, RATE_LIMIT_STORE: 'postgres', RATE_LIMITS: JSON.stringify({ '*': { ratePerSecond: 10_000, burst: 10_000 } }) }, 'build');
     let workerCount = 0;
     const startWorker = async (): Promise<WorkerProcess> => {
       const healthPort = await freePort();
       const name = `worker-${++workerCount}`;
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker/main.ts')], {
+      const child = spawn(process.execPath, entryArgs(ROOT, 'worker', 'build'), {
         cwd: ROOT,
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, ...shared, WORKER_HEALTH_PORT: String(healthPort), WORKER_SHUTDOWN_GRACE_MS: '2000' },

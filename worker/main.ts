@@ -10,7 +10,7 @@ import { WorkerMetrics } from './metrics';
 import { processMetrics } from '../services/metrics/process-metrics';
 import { workerRuntime } from './runtime-options';
 import { maxCachedWorkflowsFromEnv } from './workflow-cache';
-import { bundleWorkflowsInChild } from './workflow-bundle';
+import { bundleWorkflowsInChild, prebuiltWorkflowBundle } from './workflow-bundle';
 
 /** Runs the worker on its own: `DATABASE_URL` and Temporal's settings (services/temporal/connection-settings.ts) say where everything is; `SECRETS_KEY` is required. */
 async function main(): Promise<void> {
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     connection,
     db,
     namespace,
-    workflowBundle: await bundleWorkflowsInChild(),
+    workflowBundle: prebuiltWorkflowBundle() ?? (await bundleWorkflowsInChild()),
     maxCachedWorkflows,
     shutdownGraceMs: Number(process.env.WORKER_SHUTDOWN_GRACE_MS ?? 10_000),
   });

@@ -1,8 +1,24 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../services/project-root';
+
+/** What `npm run build` writes beside the compiled code: `dist/workflow-bundle.js`. */
+export const PREBUILT_BUNDLE_FILE = 'workflow-bundle.js';
+
+/**
+ * The bundle `npm run build` wrote, when this worker is the compiled one: it sits one folder up
+ * from the compiled `dist/worker/`. From the sources (`worker/`, through tsx) that place is the
+ * checkout's root, where no bundle is written, so a worker run from sources always bundles the
+ * workflows it has rather than an older build's.
+ */
+export function prebuiltWorkflowBundle(workerDir: string = __dirname): { codePath: string } | undefined {
+  const codePath = join(workerDir, '..', PREBUILT_BUNDLE_FILE);
+  return existsSync(codePath) ? { codePath } : undefined;
+}
 
 /**
  * The workflows' bundle, built by webpack in a short-lived child process. Bundling in the
@@ -14,7 +30,7 @@ export async function bundleWorkflowsInChild(): Promise<{ code: string }> {
   const path = join(dir, 'workflows.js');
   try {
     // tsx, as `npm run worker` itself runs: resolved from the project root.
-    const child = spawn(process.execPath, ['--import', 'tsx', __filename, path], { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', __filename, path], { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('exit', resolve));
     if (code !== 0) throw new Error(`Bundling the workflows failed (exit code ${code}).`);
     return { code: await readFile(path, 'utf8') };

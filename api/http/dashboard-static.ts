@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/errors';
+import { PROJECT_ROOT } from '../../services/project-root';
 import { DEFAULT_TEMPORAL_NAMESPACE } from '../../services/temporal/connection-settings';
 import { envelopeOf } from '../errors/envelope';
 
 /** Where `npm run dashboard:build` writes the app (vite, dashboard/vite.config.ts). */
-export const DASHBOARD_DIST = join(__dirname, '..', '..', 'dashboard', 'dist');
+export const DASHBOARD_DIST = join(PROJECT_ROOT, 'dashboard', 'dist');
 
 export interface DashboardStaticOptions {
   distDir?: string;

@@ -4,10 +4,11 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import { stripeJsOrigins } from '../../services/payments/providers/stripe/js-url';
+import { PROJECT_ROOT } from '../../services/project-root';
 import { envelopeOf } from '../errors/envelope';
 
 /** Where `npm run portal:build` writes the app (vite, portal/vite.config.ts). */
-export const PORTAL_DIST = join(__dirname, '..', '..', 'portal', 'dist');
+export const PORTAL_DIST = join(PROJECT_ROOT, 'portal', 'dist');
 
 export interface PortalStaticOptions {
   distDir?: string;

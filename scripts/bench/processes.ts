@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { entryArgs, type EntryRuntime } from '../entry-points';
 import { freePort } from '../net/free-port';
 
 /** Runs a command to completion and returns its output; a failure carries its stderr. */
@@ -59,12 +59,12 @@ export interface ApiUnderTest {
 /**
  * `api/main.ts` in a process of its own on a free port, with rate limits out of the way and no
  * Temporal unless `env` names one (the paths of bench:api and bench:invoices need none);
- * `BENCH_CPU_PROF=<dir>` writes a CPU profile.
+ * `BENCH_CPU_PROF=<dir>` writes a CPU profile. `runtime` `build` runs dist/api/main.js instead.
  */
-export async function startApiUnderTest(root: string, databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<ApiUnderTest> {
+export async function startApiUnderTest(root: string, databaseUrl: string, env: NodeJS.ProcessEnv = {}, runtime: EntryRuntime = 'source'): Promise<ApiUnderTest> {
   const port = await freePort();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, 'api/main.ts')], {
+  const child = spawn(process.execPath, [...profile, ...entryArgs(root, 'api', runtime)], {
     cwd: root,
     stdio: 'inherit',
     env: {

@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../project-root';
 import type { FileStorage } from './storage';
 import { LocalDiskStorage } from './local-disk-storage';
 
@@ -12,6 +13,6 @@ export function fileStorageFromEnv(env: NodeJS.ProcessEnv = process.env): FileSt
   // worker start (and each test file) paid for storage on local disk.
   if (kind === 's3') return (require('./s3-storage') as typeof import('./s3-storage')).s3StorageFromEnv(env);
   if (kind !== 'local') throw new Error(`FILE_STORAGE must be local or s3, not ${kind} (docs/configuration.md).`);
-  const dir = env.STORAGE_DIR ?? join(env.DATA_DIR ?? resolve(__dirname, '../../.data'), 'files');
+  const dir = env.STORAGE_DIR ?? join(env.DATA_DIR ?? join(PROJECT_ROOT, '.data'), 'files');
   return new LocalDiskStorage(dir);
 }

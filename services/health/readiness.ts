@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Database } from '../../prisma/client';
+import { PROJECT_ROOT } from '../project-root';
 import { recentResult } from '../recent-result';
 
 /** Each check gives up after this long: a readiness probe must answer before the prober's own timeout. */
@@ -10,7 +11,7 @@ export const CHECK_TIMEOUT_MS = 2_000;
 /** How long one run of the checks answers every probe (docs/deployment.md, "Health"). */
 export const READINESS_TTL_MS = 2_000;
 
-const MIGRATIONS_DIR = join(__dirname, '..', '..', 'prisma', 'migrations');
+const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 
 export interface CheckResult {
   ok: boolean;
