@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "invoices_account_id_status_id_idx" ON "invoices"("account_id", "status", "id");
