@@ -16,11 +16,14 @@ export const createSubscription = authorizedProcedure
   .input(createSubscriptionRequest)
   .output(subscriptionObject)
   .mutation(({ ctx, input }) =>
-    withIdempotency(ctx, 'subscriptions/create', input, (ctx) =>
-      ctx.transaction(async (tx) => {
-        const customer = await invoiceCustomer(tx, ctx, input.customer_id, input.channel_id);
-        const row = await create({ db: tx, temporal: ctx.temporal, now: ctx.now().getTime() }, { accountId: ctx.principal.accountId }, customer, input);
-        return serializeSubscription(row);
-      }),
+    withIdempotency(ctx, 'subscriptions/create', input, async (ctx) =>
+      serializeSubscription(
+        await create(
+          { db: ctx.db, transaction: ctx.transaction, temporal: ctx.temporal, now: ctx.now().getTime() },
+          { accountId: ctx.principal.accountId },
+          () => invoiceCustomer(ctx.db, ctx, input.customer_id, input.channel_id),
+          input,
+        ),
+      ),
     ),
   );

@@ -1,17 +1,19 @@
 import type { Client } from '@temporalio/client';
 import { newId } from '../../domain/ids';
 import { initialState, newSubscriptionPeriod, scheduleOf } from '../../domain/subscriptions/initial-state';
-import type { Prisma } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { resolveDiscounts } from '../invoices/repository';
 import { insertSubscription, lockSubscriptionStart } from './repository';
 import type { CreateSubscriptionInput } from './requests';
 import type { SubscriptionRow } from './subscription-row';
-import { newLines, requireTaxCountry, resolvePrices, subscriptionCollection } from './references';
+import { findPrices, newLines, requireActiveMeters, requireTaxCountry, resolveFoundPrices, subscriptionCollection } from './references';
 import { refusedAsApiError, startSubscriptionWorkflow } from './workflow-client';
 
 export interface CreateSubscriptionDeps {
-  /** The transaction the row, its events and the workflow start share. */
-  db: Prisma.TransactionClient;
+  /** The pool: the request's references are read here, before the transaction opens. */
+  db: Database;
+  /** Opens the transaction the row, its events and the workflow start share. */
+  transaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => Promise<T>;
   temporal: Client;
   now: number;
 }
@@ -27,16 +29,28 @@ export interface SubscribingCustomer {
 
 const parsed = (value: string | undefined) => (value ? Date.parse(value) : null);
 
+/** Awaited later, in the order the checks are made: a refusal found early waits its turn, unreported meanwhile. */
+function pending<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
+}
+
 /**
  * subscriptions/create (docs/subscriptions.md, "Create"): the request's schedule, prices,
  * collection and coupons resolved; the first state decided by the domain (initialState); the
  * row and its events written, and the workflow that owns it started in the same transaction.
  * Refuses with ApiError.
+ *
+ * The references are plain reads (no lock), so they are made on the pool, side by side, before
+ * the transaction opens: it holds a connection only for the start lock, the insert and the
+ * start. Reading them inside it would take a second connection while holding the first, which
+ * a full pool turns into a wait that never ends. Their refusals come in the order of the checks
+ * whichever read answers first.
  */
 export async function createSubscription(
-  { db, temporal, now }: CreateSubscriptionDeps,
+  { db, transaction, temporal, now }: CreateSubscriptionDeps,
   scope: { accountId: string },
-  customer: SubscribingCustomer,
+  readCustomer: () => Promise<SubscribingCustomer>,
   input: CreateSubscriptionInput,
 ): Promise<SubscriptionRow> {
   const { accountId } = scope;
@@ -51,17 +65,31 @@ export async function createSubscription(
     },
     now,
   );
-  const resolved = await resolvePrices(
-    db,
-    accountId,
-    input.line_items.map((line, index) => ({ product_price_id: line.product_price_id, field: `line_items[${index}].product_price_id` })),
-    undefined,
+  const requested = input.line_items.map((line, index) => ({ product_price_id: line.product_price_id, field: `line_items[${index}].product_price_id` }));
+  const customerRead = pending(readCustomer());
+  const pricesRead = pending(findPrices(db, accountId, requested.map((r) => r.product_price_id)));
+  // A named instrument is checked against the customer's id, which the request gives: only the
+  // customer's default needs the customer's row first.
+  const collectionRead = pending(
+    input.payment_instrument_id
+      ? subscriptionCollection(db, accountId, { id: input.customer_id, configuration: null }, input)
+      : customerRead.then((customer) => subscriptionCollection(db, accountId, customer, input)),
   );
+  const discountsRead = pending(
+    pricesRead.then((byId) => {
+      const { currency } = resolveFoundPrices(byId, requested, undefined);
+      return input.discounts?.length ? resolveDiscounts(db, accountId, currency, input.discounts) : [];
+    }),
+  );
+
+  const customer = await customerRead;
+  const byId = await pricesRead;
+  const resolved = resolveFoundPrices(byId, requested, undefined);
   const lines = newLines(resolved, input.line_items, now);
   requireTaxCountry(customer, lines, 'line_items');
   refusedAsApiError(() => newSubscriptionPeriod(lines));
-  const { collectionMethod, paymentInstrumentId } = await subscriptionCollection(db, accountId, customer, input);
-  const discounts = input.discounts?.length ? await resolveDiscounts(db, accountId, resolved.currency, input.discounts) : [];
+  const { collectionMethod, paymentInstrumentId } = await collectionRead;
+  const discounts = await discountsRead;
 
   const { state, events } = initialState(
     {
@@ -82,9 +110,13 @@ export async function createSubscription(
     schedule,
     now,
   );
-  await lockSubscriptionStart(db, state.id);
-  // The run's first read waits on that lock until the commit, so the start need not wait for the
-  // writes: its round trip to Temporal overlaps theirs. Either failing rolls the create back.
-  const [row] = await Promise.all([insertSubscription(db, state, events), startSubscriptionWorkflow(temporal, state)]);
-  return row;
+  return transaction(async (tx) => {
+    await lockSubscriptionStart(tx, state.id);
+    // Held until the commit: an archive of a USAGE price's meter waits for this subscription.
+    await requireActiveMeters(tx, requested, byId);
+    // The run's first read waits on the start lock until the commit, so the start need not wait
+    // for the writes: its round trip to Temporal overlaps theirs. Either failing rolls the create back.
+    const [row] = await Promise.all([insertSubscription(tx, state, events), startSubscriptionWorkflow(temporal, state)]);
+    return row;
+  });
 }

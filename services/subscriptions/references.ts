@@ -5,7 +5,7 @@ import type { CollectionMethod } from '../../domain/collection-methods';
 import type { NewLine, PriceChange } from '../../domain/subscriptions/update';
 import type { LineTax } from '../../domain/subscriptions/state';
 import { lacksTaxCountry } from '../../domain/tax-country';
-import type { Prisma } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
 
 type Transaction = Prisma.TransactionClient;
@@ -19,7 +19,7 @@ export interface LineTaxRequest {
 import { chargeableInstrument, chargedInstrumentId, defaultInstrumentOf } from '../payment-instruments/chargeable-instrument';
 
 /** A catalogue price a subscription line bills, with its product's name and description, as the line keeps it. */
-interface Price {
+export interface Price {
   id: string;
   currency: string;
   amount: number;
@@ -46,7 +46,7 @@ const pricesSql = sqlStatement(
 );
 
 /** The account's prices among `ids`, by id. */
-export async function findPrices(tx: Transaction, accountId: string, ids: readonly string[]): Promise<Map<string, Price>> {
+export async function findPrices(tx: Transaction | Database, accountId: string, ids: readonly string[]): Promise<Map<string, Price>> {
   const prices = await readRows<Price>(tx, pricesSql, [accountId, [...new Set(ids)]]);
   return new Map(prices.map((price) => [price.id, price]));
 }
@@ -63,6 +63,13 @@ function priceChange(price: Price): PriceChange {
   };
 }
 
+/** The prices a request names, resolved, with each price's tax category. */
+export interface ResolvedPrices {
+  currency: string;
+  prices: PriceChange[];
+  taxCategoryIds: Map<string, string | null>;
+}
+
 /**
  * Prices named by a request, resolved: 422 PRODUCT_PRICE_NOT_FOUND for one the account lacks,
  * CURRENCY_MISMATCH for one in another currency than `currency` (create: the first price's).
@@ -72,8 +79,19 @@ export async function resolvePrices(
   accountId: string,
   requested: readonly { product_price_id: string; field: string }[],
   currency: string | undefined,
-): Promise<{ currency: string; prices: PriceChange[]; taxCategoryIds: Map<string, string | null> }> {
+): Promise<ResolvedPrices> {
   const byId = await findPrices(tx, accountId, requested.map((r) => r.product_price_id));
+  const resolved = resolveFoundPrices(byId, requested, currency);
+  await requireActiveMeters(tx, requested, byId);
+  return resolved;
+}
+
+/** resolvePrices' checks on prices read already (findPrices), without the meters' lock: requireActiveMeters takes it. */
+export function resolveFoundPrices(
+  byId: Map<string, Price>,
+  requested: readonly { product_price_id: string; field: string }[],
+  currency: string | undefined,
+): ResolvedPrices {
   let expected = currency;
   const prices = requested.map(({ product_price_id, field }) => {
     const price = byId.get(product_price_id);
@@ -89,7 +107,6 @@ export async function resolvePrices(
     }
     return priceChange(price);
   });
-  await requireActiveMeters(tx, requested, byId);
   return { currency: expected!, prices, taxCategoryIds: new Map([...byId.values()].map((price) => [price.id, price.taxCategoryId])) };
 }
 
@@ -105,7 +122,7 @@ const usageMeters = sqlStatement(
  * so it is refused as a price of a meter that is not there (as product-prices/create refuses
  * it). The meter is read FOR SHARE: an archive waits for this change and then finds the line.
  */
-async function requireActiveMeters(tx: Transaction, requested: readonly { product_price_id: string; field: string }[], byId: Map<string, Price>): Promise<void> {
+export async function requireActiveMeters(tx: Transaction, requested: readonly { product_price_id: string; field: string }[], byId: Map<string, Price>): Promise<void> {
   const usage = requested.filter((r) => byId.get(r.product_price_id)?.billingType === 'USAGE');
   if (usage.length === 0) return;
   const meters = new Map((await readRows<{ id: string; meterId: string; status: string }>(tx, usageMeters, [usage.map((r) => r.product_price_id)])).map((row) => [row.id, row]));

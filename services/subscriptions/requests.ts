@@ -30,6 +30,7 @@ export interface SubscriptionSettingsRequest {
 }
 
 export interface CreateSubscriptionInput {
+  customer_id: string;
   payment_instrument_id?: string;
   collection_method?: CollectionMethod;
   line_items: SubscriptionLineRequest[];
