@@ -3,7 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { newId } from '../../domain/ids';
+import { initialState, scheduleOf } from '../../domain/subscriptions/initial-state';
 import { createDatabase } from '../../prisma/client';
+import { startSubscriptionWorkflow } from '../../services/subscriptions/workflow-client';
 import { applyPendingMigrations } from '../db/migrations';
 import { freePort } from '../net/free-port';
 import { createAccount, createChannel, createOperatorApiKey } from '../operator/accounts';
@@ -11,6 +14,7 @@ import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { apiClient } from './api-client';
 import { seedPayers } from './payers';
 import { startApiUnderTest, type ApiUnderTest } from './processes';
+import { cpuPerOperation, readGroupCpu, type ProcessGroups } from './process-group-cpu';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './statement-counts';
 import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './temporal-server';
 
@@ -21,16 +25,21 @@ import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './
  * Temporal server with no worker polling, so the first invoices wait and nothing else competes
  * for the machine. Beside it, in the same run on the same server, the ceiling: N bare
  * `StartWorkflowExecution` calls at the same concurrency, since every create starts its
- * subscription's workflow before it commits (docs/subscriptions.md, "Create"). Printed: creates
- * per second, p50 / p99, statements and transactions per create, the starts per second, and
- * last the ratio creates / bare starts. bench:renewals measures the creates with the worker
- * charging their first invoices on the same cores.
+ * subscription's workflow before it commits (docs/subscriptions.md, "Create"). The ceiling is
+ * the same start a create sends (startSubscriptionWorkflow with the state such a create
+ * decides: the same id, arguments, search attributes and summary, so the server writes the
+ * same); the minimal start the bench measured until 2026-11-29 (no search attributes, no
+ * summary) is printed beside it for the record. Printed: creates per second, p50 / p99,
+ * statements and transactions per create, CPU per create by process (the API, the Temporal
+ * server, PostgreSQL, this client), the starts per second, and last the ratio creates / the
+ * create's own start. bench:renewals measures the creates with the worker charging their first
+ * invoices on the same cores.
  */
 const ROOT = resolve(__dirname, '../..');
 const N = Number(process.argv[2] ?? process.env.BENCH_SUBSCRIPTIONS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const WARM_UP = 50;
-/** A task queue no worker polls: the ceiling's workflows are started and never run. */
+/** A task queue no worker polls: the minimal starts' workflows are started and never run (nor are the others: no worker runs here). */
 const CEILING_QUEUE = 'bench-creates-ceiling';
 
 function log(message: string): void {
@@ -61,6 +70,47 @@ function line(label: string, result: { perSecond: number; latenciesMs: number[] 
   return `  ${label.padEnd(38)} ${result.perSecond.toFixed(1).padStart(7)}/s   p50 ${percentile(result.latenciesMs, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(result.latenciesMs, 99).toFixed(1).padStart(6)} ms`;
 }
 
+/**
+ * The state a create of the bench's request decides (one monthly price of EUR 9.90, starting
+ * now): what its start sends (the product and price ids are in none of it), so the ceiling sends the create's start.
+ */
+function createdState(accountId: string, channelId: string, customerId: string) {
+  const now = Date.now();
+  const { state } = initialState(
+    {
+      id: newId('subscription', now),
+      accountId,
+      channelId,
+      customerId,
+      currency: 'EUR',
+      paymentInstrumentId: null,
+      collectionMethod: 'CHARGE_AUTOMATICALLY',
+      description: null,
+      merchantReference: null,
+      metadata: null,
+      discounts: [],
+      settings: {},
+      lines: [
+        {
+          id: newId('subscriptionLineItem', now),
+          productId: 'bench-product',
+          productPriceId: 'bench-price',
+          productName: 'Bench plan',
+          productDescription: null,
+          billingType: 'RECURRING',
+          amount: 990,
+          billingPeriod: { value: 1, unit: 'MONTH' },
+          quantity: 1,
+          tax: null,
+        },
+      ],
+    },
+    scheduleOf({ startsAt: null, trial: null, anchorAt: null, endsAt: null }, now),
+    now,
+  );
+  return state;
+}
+
 async function main(): Promise<void> {
   if (!Number.isInteger(N) || N < 1) throw new Error(`N must be a positive integer, got ${process.argv[2]}`);
   const kind = benchTemporalFromEnv();
@@ -76,17 +126,14 @@ async function main(): Promise<void> {
     temporal = await startBenchTemporal(kind, postgres, pgPort, dir);
     log(`${benchTemporalLabel(kind)} on ${temporal.address}; N = ${N}, ${CONCURRENCY} at a time`);
 
-    const connection = await Connection.connect({ address: temporal.address });
-    let bare: { perSecond: number; latenciesMs: number[] };
-    try {
-      const client = new Client({ connection });
-      const start = (id: string) => client.workflow.start('noopWorkflow', { taskQueue: CEILING_QUEUE, workflowId: id, args: [0] });
-      await timedPool(WARM_UP, CONCURRENCY, (i) => start(`warm-up-${i}`));
-      bare = await timedPool(N, CONCURRENCY, (i) => start(`bare-${i}`));
-    } finally {
-      await connection.close();
-    }
-    log(line('bare StartWorkflowExecution', bare));
+    const temporalDir = join(dir, 'temporal');
+    let apiPid = -1;
+    const groups: ProcessGroups = {
+      API: { match: ({ pid }) => pid === apiPid },
+      'Temporal server': { match: ({ argv }) => argv.some((arg) => arg.startsWith(temporalDir)) },
+      PostgreSQL: { match: ({ argv }) => argv[0]!.endsWith('/postgres') && argv.includes(join(dir, 'pg')), withChildren: true },
+      'bench client': { match: ({ pid }) => pid === process.pid },
+    };
 
     const db = createDatabase(databaseUrl, 4);
     const account = await createAccount(db, 'bench');
@@ -94,12 +141,36 @@ async function main(): Promise<void> {
     const { secret } = await createOperatorApiKey(db, { accountId: account.id, name: 'bench' });
     const payers = await seedPayers(db, account.id, channel.id, N + WARM_UP);
     await db.$disconnect();
+
+    const connection = await Connection.connect({ address: temporal.address });
+    let minimal: { perSecond: number; latenciesMs: number[] };
+    let minimalCpu: string;
+    let bare: { perSecond: number; latenciesMs: number[] };
+    let bareCpu: string;
+    try {
+      const client = new Client({ connection });
+      const minimalStart = (id: string) => client.workflow.start('noopWorkflow', { taskQueue: CEILING_QUEUE, workflowId: id, args: [0] });
+      const sameStart = (i: number) => startSubscriptionWorkflow(client, createdState(account.id, channel.id, payers[i]!.customerId));
+      await timedPool(WARM_UP, CONCURRENCY, (i) => minimalStart(`warm-up-${i}`));
+      let cpuBefore = readGroupCpu(groups);
+      minimal = await timedPool(N, CONCURRENCY, (i) => minimalStart(`bare-${i}`));
+      minimalCpu = cpuPerOperation(cpuBefore, readGroupCpu(groups), N);
+      log(line('minimal StartWorkflowExecution', minimal));
+      cpuBefore = readGroupCpu(groups);
+      bare = await timedPool(N, CONCURRENCY, sameStart);
+      bareCpu = cpuPerOperation(cpuBefore, readGroupCpu(groups), N);
+    } finally {
+      await connection.close();
+    }
+    log(line("the create's own start", bare));
+
     api = await startApiUnderTest(ROOT, databaseUrl, {
       TEMPORAL_ADDRESS: temporal.address,
       SECRETS_KEY: randomBytes(32).toString('hex'),
       URL_SIGNING_KEY: randomBytes(32).toString('hex'),
       STORAGE_DIR: join(dir, 'files'),
     });
+    apiPid = api.child.pid!;
     const call = apiClient(`http://127.0.0.1:${api.port}`, secret);
     const product = await call('products/create', { name: 'Bench plan' });
     const price = await call('product-prices/create', { product_id: product.id, currency: 'EUR', amount: 990, billing_type: 'RECURRING', billing_period_config: { value: 1, unit: 'MONTH' } });
@@ -115,7 +186,9 @@ async function main(): Promise<void> {
 
     const counter = await StatementCounter.create(databaseUrl);
     const before = await counter.snapshot();
+    const cpuBefore = readGroupCpu(groups);
     const creates = await timedPool(N, CONCURRENCY, create);
+    const createsCpu = cpuPerOperation(cpuBefore, readGroupCpu(groups), N);
     // The API's sessions flush their counters when they end.
     await api.stop();
     await counter.waitForOtherSessionsToEnd();
@@ -125,8 +198,13 @@ async function main(): Promise<void> {
     console.log(`subscriptions/create, ${N} through the API, ${CONCURRENCY} at a time, ${benchTemporalLabel(kind)}, no worker:`);
     console.log(line('subscriptions/create', creates));
     console.log(`    ${formatPerOperation(counts, 'create')}`);
-    console.log(line('bare StartWorkflowExecution (ceiling)', bare));
-    console.log(`ratio subscriptions/create / bare workflow starts: ${(creates.perSecond / bare.perSecond).toFixed(3)}`);
+    console.log(`    ${createsCpu}`);
+    console.log(line('minimal StartWorkflowExecution', minimal));
+    console.log(`    ${minimalCpu}`);
+    console.log(`    ratio subscriptions/create / minimal starts (the ceiling until 2026-11-29): ${(creates.perSecond / minimal.perSecond).toFixed(3)}`);
+    console.log(line("the create's own start (ceiling)", bare));
+    console.log(`    ${bareCpu}`);
+    console.log(`ratio subscriptions/create / bare workflow starts of the same work: ${(creates.perSecond / bare.perSecond).toFixed(3)}`);
   } finally {
     await api?.stop();
     await temporal?.stop();
