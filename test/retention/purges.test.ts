@@ -15,17 +15,29 @@ import { auditRows, DAY, delivery, inactiveEndpoint, invitation, outboxEvent, po
 
 const platform = usePlatform();
 
-/** The database with every DELETE's row count recorded: what each batch statement removed. */
+/**
+ * The database with every batch statement's deleted row count recorded: a DELETE's count, or the
+ * `deleted` a purge that reads its batch back (the attempts') selects.
+ */
 function counting(db: Database): { db: Database; statements: number[] } {
   const statements: number[] = [];
   const wrapped = new Proxy(db, {
     get(target, property, receiver) {
-      if (property !== '$executeRaw') return Reflect.get(target, property, receiver);
-      return async (...args: Parameters<Database['$executeRaw']>) => {
-        const count = await target.$executeRaw(...args);
-        statements.push(count);
-        return count;
-      };
+      if (property === '$executeRaw') {
+        return async (...args: Parameters<Database['$executeRaw']>) => {
+          const count = await target.$executeRaw(...args);
+          statements.push(count);
+          return count;
+        };
+      }
+      if (property === '$queryRaw') {
+        return async (...args: Parameters<Database['$queryRaw']>) => {
+          const rows = (await target.$queryRaw(...args)) as Array<{ deleted: number }>;
+          statements.push(rows[0]!.deleted);
+          return rows;
+        };
+      }
+      return Reflect.get(target, property, receiver);
     },
   });
   return { db: wrapped, statements };
@@ -159,6 +171,7 @@ describe('retention purges', () => {
     const record = (key: string, createdAt: Date) => ({
       apiKeyId: 'akey_kept', key, operation: 'x', requestHash: 'x', responseStatus: 200, responseBody: {}, createdAt, expiresAt: new Date(createdAt.getTime() + DAY),
     });
+    await db.idempotencyRecord.deleteMany({});
     await db.idempotencyRecord.createMany({ data: [record('inside', ago(DAY - 60_000)), record('past', ago(DAY + 60_000))] });
     const result = await purgeExpiredIdempotencyRecords({ db }, noProgress, 1);
     expect(result.batches).toBe(1);
