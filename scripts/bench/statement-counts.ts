@@ -23,6 +23,11 @@ export interface DatabaseActivity {
   statements: number;
   transactions: number;
   rowsWritten: number;
+  /**
+   * Shared buffers hit or read by the statements (not by a session's start, nor by these
+   * snapshots): the work of the plans as the data grow, whatever the machine's load.
+   */
+  blocks: number;
 }
 
 export interface PerOperation extends DatabaseActivity {
@@ -36,7 +41,9 @@ const SNAPSHOT = `
         AND s.query !~* '^\\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)'
         AND s.query NOT LIKE '%pg_stat_%')::bigint AS statements,
     d.xact_commit::bigint AS transactions,
-    (d.tup_inserted + d.tup_updated + d.tup_deleted)::bigint AS rows_written
+    (d.tup_inserted + d.tup_updated + d.tup_deleted)::bigint AS rows_written,
+    (SELECT coalesce(sum(s.shared_blks_hit + s.shared_blks_read), 0) FROM pg_stat_statements s
+      WHERE s.dbid = d.datid AND s.query NOT LIKE '%pg_stat_%')::bigint AS blocks
   FROM pg_stat_database d WHERE d.datname = current_database()`;
 
 /**
@@ -68,11 +75,12 @@ export class StatementCounter {
 
   async snapshot(): Promise<DatabaseActivity & { ownTransactions: number }> {
     const ownTransactions = this.ownTransactions;
-    const [row] = await this.query<{ statements: string; transactions: string; rows_written: string }>(SNAPSHOT);
+    const [row] = await this.query<{ statements: string; transactions: string; rows_written: string; blocks: string }>(SNAPSHOT);
     return {
       statements: Number(row!.statements),
       transactions: Number(row!.transactions),
       rowsWritten: Number(row!.rows_written),
+      blocks: Number(row!.blocks),
       ownTransactions,
     };
   }
@@ -118,6 +126,7 @@ export function perOperation(
     statements: (after.statements - before.statements) / operations,
     transactions: (after.transactions - before.transactions - own) / operations,
     rowsWritten: (after.rowsWritten - before.rowsWritten) / operations,
+    blocks: (after.blocks - before.blocks) / operations,
   };
 }
 

@@ -40,6 +40,24 @@ const READY = 'database system is ready to accept connections';
 // English whatever the shell's locale: READY is looked for in the server's output.
 const SERVER_ENV = { ...process.env, LC_MESSAGES: 'C' };
 
+const COLLECTED = 'redirecting log output to logging collector process';
+
+async function untilConnectable(port: number): Promise<void> {
+  const { Client } = await import('pg');
+  for (let attempt = 0; ; attempt++) {
+    const client = new Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      // Starting up (recovery included) or not listening yet; ten minutes is far past any start.
+      if (attempt > 6000) throw error;
+      await delay(100);
+    }
+  }
+}
+
 /** The last few KB of a process's stderr, for the error when it fails. */
 function tail(stream: NodeJS.ReadableStream): () => string {
   let text = '';
@@ -92,7 +110,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const exited = new Promise<void>((done) => server.once('exit', () => done()));
   const stderr = tail(server.stderr!);
   await new Promise<void>((ready, fail) => {
-    server.stderr!.on('data', () => stderr().includes(READY) && ready());
+    let polling = false;
+    server.stderr!.on('data', () => {
+      if (stderr().includes(READY)) ready();
+      // With logging_collector on, READY goes to the log file: the server is ready when it takes a connection.
+      else if (stderr().includes(COLLECTED) && !polling) {
+        polling = true;
+        void untilConnectable(options.port).then(ready, fail);
+      }
+    });
     server.once('error', fail);
     void exited.then(() => fail(new Error(`PostgreSQL on ${dataDir} exited while starting: ${stderr()}`)));
   });
