@@ -167,7 +167,7 @@ const chargedCustomerSql = sqlStatement(
 );
 
 /** What charging needs of a customer: the channel a payment lands in, the email antifraud screens, the address routing reads. */
-export async function findChargedCustomer(db: Database, accountId: string, id: string) {
+export async function findChargedCustomer(db: Database | Db, accountId: string, id: string) {
   const [row] = await readRows<{ channelId: string; email: string; address: Prisma.JsonValue | null }>(db, chargedCustomerSql, [id, accountId]);
   return row;
 }

@@ -1,5 +1,5 @@
 import { normaliseFieldValue, type AntifraudField } from '../../domain/antifraud';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
 
 export interface PaymentSubject {
@@ -40,7 +40,7 @@ const screeningSql = sqlStatement(
  * unexpired item of a BLOCK list matching any field blocks it. An account with antifraud
  * disabled is not screened.
  */
-export async function screenPayment(db: Database, subject: PaymentSubject, now: Date): Promise<Screening> {
+export async function screenPayment(db: Database | Prisma.TransactionClient, subject: PaymentSubject, now: Date): Promise<Screening> {
   const candidates: Array<[AntifraudField, string | undefined]> = [
     ['IP_ADDRESS', subject.ipAddress],
     ['CUSTOMER_EMAIL', subject.customerEmail],

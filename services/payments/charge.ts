@@ -80,13 +80,7 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
   const { db } = deps;
   const providers = deps.providers ?? createProviderRegistry(db);
   const now = deps.now ?? (() => new Date());
-  if (!Number.isSafeInteger(input.amount) || input.amount <= 0 || input.amount > MAX_AMOUNT) {
-    refuse(`The amount must be a positive integer of minor units up to ${MAX_AMOUNT}; got ${input.amount}.`, 'INVALID_AMOUNT');
-  }
-  if (!isCurrencyCode(input.currency)) refuse(`${input.currency} is not an ISO 4217 currency code.`, 'INVALID_CURRENCY');
-  if (input.idempotencyKey.length === 0 || input.idempotencyKey.length > 255) {
-    refuse('The idempotency key must be 1 to 255 characters.', 'INVALID_IDEMPOTENCY_KEY');
-  }
+  refuseUnchargeable(input);
 
   // Read together: a repeated key needs none of the others, a new one needs all of them.
   const [existing, customer, verdict] = await Promise.all([
@@ -101,15 +95,80 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
     return settle(db, providers, now, payment);
   }
   if (!customer) refuse(`Customer ${input.customerId} does not exist in account ${input.accountId}.`, 'CUSTOMER_NOT_FOUND');
+  const { created, claimed } = await newPayment(db, now, input, customer, verdict);
+  if (!created) return settle(db, providers, now, sameRequest((await paymentByKey(db, input.accountId, input.idempotencyKey))!, input));
+  return claimed ? (await drive(db, providers, now, claimed, false)).summary : summaryOf(created);
+}
+
+/**
+ * A charge driven up to its final answer but not yet recorded: `recordIn` writes it in the
+ * caller's settlement transaction, false when this run's claim was taken over meanwhile (that
+ * transaction must then roll back); `recordAlone` commits it on its own, for when that
+ * transaction fails, so that a retry finds the payment final instead of waiting out its lease.
+ * Without them the payment was final already (an opening decline).
+ */
+export interface FinishedCharge {
+  summary: ChargeSummary;
+  recordIn?: (tx: Prisma.TransactionClient) => Promise<boolean>;
+  recordAlone?: () => Promise<void>;
+}
+
+/** A payment created in a transaction that has yet to commit, to be driven once it has. */
+export interface OpenedPayment {
+  drive(): Promise<FinishedCharge>;
+}
+
+/**
+ * chargePayment's first half in the caller's transaction, for a key minted in it (invoices/pay's
+ * claim, under the invoice's lock): the checks, the route and the payment created PROCESSING under
+ * this run's claim commit with the caller's claim, before any provider is asked, in one
+ * transaction where the charge path alone commits each statement. `drive` then asks the
+ * providers once that transaction has committed and leaves the final answer to the settlement's
+ * transaction. A `verdict` the caller read in `tx` is not read again.
+ */
+export async function openPayment(deps: ChargeDependencies, tx: Prisma.TransactionClient, input: ChargeInput, verdict?: InstrumentVerdict): Promise<OpenedPayment> {
+  const providers = deps.providers ?? createProviderRegistry(deps.db);
+  const now = deps.now ?? (() => new Date());
+  refuseUnchargeable(input);
+  const customer = await findChargedCustomer(tx, input.accountId, input.customerId);
+  if (!customer) refuse(`Customer ${input.customerId} does not exist in account ${input.accountId}.`, 'CUSTOMER_NOT_FOUND');
+  verdict ??= await chargeableInstrument(tx, { accountId: input.accountId, customerId: input.customerId, instrumentId: input.instrumentId });
+  const { created, claimed } = await newPayment(tx, now, input, customer, verdict);
+  if (!created) throw new Error(`A payment under the key ${input.idempotencyKey}, minted in this very transaction, exists already.`);
+  return { drive: async () => (claimed ? drive(deps.db, providers, now, claimed, true) : { summary: summaryOf(created) }) };
+}
+
+function refuseUnchargeable(input: ChargeInput): void {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0 || input.amount > MAX_AMOUNT) {
+    refuse(`The amount must be a positive integer of minor units up to ${MAX_AMOUNT}; got ${input.amount}.`, 'INVALID_AMOUNT');
+  }
+  if (!isCurrencyCode(input.currency)) refuse(`${input.currency} is not an ISO 4217 currency code.`, 'INVALID_CURRENCY');
+  if (input.idempotencyKey.length === 0 || input.idempotencyKey.length > 255) {
+    refuse('The idempotency key must be 1 to 255 characters.', 'INVALID_IDEMPOTENCY_KEY');
+  }
+}
+
+type ChargedCustomer = { channelId: string; email: string; address: Prisma.JsonValue | null };
+
+/**
+ * The payment of a new key: declined at once by an opening check, or created claimed by this run
+ * (PROCESSING under its attempt key, `claimed`), committed before any provider is asked. A
+ * concurrent call with the same key races on the unique key; the loser (`created` undefined) goes
+ * on with the winner's row, waiting for its run.
+ */
+async function newPayment(
+  db: Database | Prisma.TransactionClient,
+  now: () => Date,
+  input: ChargeInput,
+  customer: ChargedCustomer,
+  verdict: InstrumentVerdict,
+): Promise<{ created?: PaymentRow; claimed?: Claimed }> {
   const instrument = verdict.chargeable || verdict.reason === 'NOT_ACTIVE' ? verdict.instrument : undefined;
   const channelId = instrument?.channelId ?? customer.channelId;
   const [opening, tree] = await Promise.all([openingDecision(db, now(), input, customer, verdict), publishedRouteTree(db, input.accountId, channelId)]);
 
   const at = now();
   const attemptKey = newAttemptKey(at);
-  // Created claimed by this run (PROCESSING under its attempt key), committed before any provider
-  // is asked. A concurrent call with the same key races on the unique key; the loser goes on
-  // with the winner's row, waiting for its run.
   const created = await insertPayment(db, {
     id: newId('payment', at.getTime()),
     accountId: input.accountId,
@@ -128,9 +187,8 @@ export async function chargePayment(deps: ChargeDependencies, input: ChargeInput
     claimedAt: opening ? null : at,
     at,
   });
-  if (!created) return settle(db, providers, now, sameRequest((await paymentByKey(db, input.accountId, input.idempotencyKey))!, input));
-  if (opening || !verdict.chargeable) return summaryOf(created);
-  return drive(db, providers, now, { payment: created, attemptKey, resumed: false, subject: { instrument: verdict.instrument, address: customer.address, tree } });
+  if (!created || opening || !verdict.chargeable) return { created };
+  return { created, claimed: { payment: created, attemptKey, resumed: false, subject: { instrument: verdict.instrument, address: customer.address, tree } } };
 }
 
 function sameRequest(payment: PaymentRow, input: ChargeInput): PaymentRow {
@@ -151,7 +209,7 @@ function sameRequest(payment: PaymentRow, input: ChargeInput): PaymentRow {
  * Returns the decline, or undefined to go on to the providers.
  */
 async function openingDecision(
-  db: Database,
+  db: Database | Prisma.TransactionClient,
   now: Date,
   input: ChargeInput,
   customer: { email: string },
@@ -231,7 +289,7 @@ async function settle(db: Database, providers: ProviderRegistry, now: () => Date
   for (;;) {
     if (isFinal(payment)) return summaryOf(payment);
     const claimed = await claim(db, now(), payment.id);
-    if (claimed) return drive(db, providers, now, { payment: claimed, attemptKey: claimed.attemptKey!, resumed: true });
+    if (claimed) return (await drive(db, providers, now, { payment: claimed, attemptKey: claimed.attemptKey!, resumed: true }, false)).summary;
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     payment = await paymentById(db, payment.id);
   }
@@ -251,8 +309,10 @@ function newAttemptKey(at: Date): string {
  * next provider is asked, each record conditioned on this run still holding the claim. A run
  * that lost its claim (it outlived its lease and was taken over) records nothing and waits for
  * the run that took it. A run that fails hands its claim back, so a retry resumes at once.
+ * `leaveFinal`: the final answer is returned to be recorded in the caller's settlement
+ * transaction (FinishedCharge) instead of on its own; no provider is asked after it.
  */
-async function drive(db: Database, providers: ProviderRegistry, now: () => Date, claimed: Claimed): Promise<ChargeSummary> {
+async function drive(db: Database, providers: ProviderRegistry, now: () => Date, claimed: Claimed, leaveFinal: boolean): Promise<FinishedCharge> {
   let payment = claimed.payment;
   try {
     const { instrument, address, tree } = claimed.subject ?? (await subjectOf(db, payment));
@@ -281,11 +341,12 @@ async function drive(db: Database, providers: ProviderRegistry, now: () => Date,
       const next = cascade.find((p) => !asked.has(p.name));
       const step = next ? await ask(next, payment, card, now, resumed) : { final: exhausted(attempts, cascade.length === 0) };
       resumed = false;
+      if (leaveFinal && step.final) return finalLeftToRecord(db, now, payment, claimed.attemptKey, step, step.final);
       const recorded = await record(db, now, payment, claimed.attemptKey, step);
-      if (!recorded) return settle(db, providers, now, await paymentById(db, payment.id));
+      if (!recorded) return { summary: await settle(db, providers, now, await paymentById(db, payment.id)) };
       payment = recorded;
     }
-    return summaryOf(payment);
+    return { summary: summaryOf(payment) };
   } catch (error) {
     // Best effort: a claim that cannot be handed back now frees itself when its lease runs out.
     await db.payment
@@ -413,8 +474,20 @@ function exhausted(attempts: Attempt[], noRoute: boolean): Final {
   };
 }
 
-/** Records one step, only while `attemptKey` still holds the payment: one short statement, committed. */
-async function record(db: Database, now: () => Date, payment: PaymentRow, attemptKey: string, step: Step): Promise<PaymentRow | undefined> {
+function finalLeftToRecord(db: Database, now: () => Date, payment: PaymentRow, attemptKey: string, step: Step, final: Final): FinishedCharge {
+  // As summaryOf reads the row once recorded: absent fields are not there at all.
+  const present = Object.entries(final).filter(([, value]) => value !== undefined && value !== null);
+  return {
+    summary: { paymentId: payment.id, ...(Object.fromEntries(present) as Final) },
+    recordIn: async (tx) => (await record(tx, now, payment, attemptKey, step)) !== undefined,
+    recordAlone: async () => {
+      await record(db, now, payment, attemptKey, step);
+    },
+  };
+}
+
+/** Records one step, only while `attemptKey` still holds the payment: one short statement, committed with `db`'s transaction if it is one. */
+async function record(db: Database | Prisma.TransactionClient, now: () => Date, payment: PaymentRow, attemptKey: string, step: Step): Promise<PaymentRow | undefined> {
   const attempts = payment.attempts as unknown as Attempt[];
   const final = step.final;
   return recordPaymentStep(

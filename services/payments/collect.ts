@@ -1,4 +1,4 @@
-import type { ChargeInput, ChargeSummary } from './charge';
+import type { ChargeInput, ChargeSummary, FinishedCharge, OpenedPayment } from './charge';
 import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
 import { collectionInstrumentOf } from '../../domain/collection-instrument';
@@ -41,10 +41,13 @@ export type SettlementFollowUp = (tx: Db, settlement: Settlement) => Promise<voi
  * under that key, which returns the recorded payment, resumes a PENDING one or creates it, then
  * settles the invoice. Safe to run any number of times, concurrently too: the charge path
  * charges once per key and the settlement applies once per claim.
+ *
+ * `opened`: the payment was created with the claim, in its transaction (invoices/pay): it is
+ * driven from there, and its final answer is recorded in the settlement's transaction.
  */
 export async function finishClaimedCharge(
   deps: CollectDependencies,
-  claim: { invoiceId: string; key: string; instrumentId: string | undefined; origin: ChargeOrigin; terms?: ChargeTerms },
+  claim: { invoiceId: string; key: string; instrumentId: string | undefined; origin: ChargeOrigin; terms?: ChargeTerms; opened?: OpenedPayment },
   transaction: TransactionRunner,
   followUp?: SettlementFollowUp,
 ): Promise<Settlement> {
@@ -55,19 +58,18 @@ export async function finishClaimedCharge(
       select: { accountId: true, customerId: true, amountDue: true, currency: true },
     }));
   // The amount due cannot change while the claim is held: only settling a charge changes it.
-  const charge: ChargeEnd = claim.instrumentId
-    ? await deps.charge({
-        accountId: invoice.accountId,
-        customerId: invoice.customerId,
-        instrumentId: claim.instrumentId,
-        amount: invoice.amountDue,
-        currency: invoice.currency,
-        idempotencyKey: claim.key,
-        invoiceId: claim.invoiceId,
-        reference: claim.invoiceId,
-      })
-    : NO_INSTRUMENT;
-  return transaction(async (tx) => {
+  const charged = (instrumentId: string) =>
+    deps.charge({
+      accountId: invoice.accountId,
+      customerId: invoice.customerId,
+      instrumentId,
+      amount: invoice.amountDue,
+      currency: invoice.currency,
+      idempotencyKey: claim.key,
+      invoiceId: claim.invoiceId,
+      reference: claim.invoiceId,
+    });
+  const settle = async (tx: Db, charge: ChargeEnd) => {
     const settlement = await settleCharge(tx, {
       invoiceId: claim.invoiceId,
       key: claim.key,
@@ -79,7 +81,40 @@ export async function finishClaimedCharge(
     });
     if (settlement.applied && followUp) await followUp(tx, settlement);
     return settlement;
-  });
+  };
+  if (!claim.opened) {
+    const charge = claim.instrumentId ? await charged(claim.instrumentId) : NO_INSTRUMENT;
+    return transaction((tx) => settle(tx, charge));
+  }
+  const finished = await claim.opened.drive();
+  try {
+    return await transaction(async (tx) => {
+      // After the settlement's invoice lock: the invoice's row is locked first everywhere.
+      const settlement = await settle(tx, finished.summary);
+      if (finished.recordIn && !(await finished.recordIn(tx))) throw new ClaimTakenOver();
+      return settlement;
+    });
+  } catch (error) {
+    if (!(error instanceof ClaimTakenOver)) {
+      await recordedAlone(finished);
+      throw error;
+    }
+    // The payment's claim outlived its lease and another run took it over: its answer is the one that run records.
+    const taken = await charged(claim.instrumentId!);
+    return transaction((tx) => settle(tx, taken));
+  }
+}
+
+/** The settlement's transaction rolled back because the payment's answer could no longer be recorded under this run's claim. */
+class ClaimTakenOver extends Error {
+  constructor() {
+    super("The payment's claim was taken over before its answer was recorded.");
+  }
+}
+
+/** Best effort: a record that fails too leaves the payment to the run that takes it over after its lease. */
+async function recordedAlone(finished: FinishedCharge): Promise<void> {
+  await finished.recordAlone?.().catch(() => undefined);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ProviderRegistry } from './providers/registry';
 import { lockVisibleInvoiceToCharge } from '../invoices/repository';
 import { chargeableInstrument } from '../payment-instruments/chargeable-instrument';
 import { keyReaches, type Scope } from '../scope';
-import { chargePayment } from './charge';
+import { chargePayment, openPayment, type OpenedPayment } from './charge';
 import { newPayChargeKey, parsePayChargeKey, payClaimAbandoned, type PayChargeKey } from './charge-keys';
 import { withdrawWaitingPayments } from './waiting-for-action';
 import { finishClaimedCharge, type ChargeTerms, type CollectDependencies, type TransactionRunner } from './collect';
@@ -37,14 +37,16 @@ export interface PayInput {
 export const PAY_AFTER_DUE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Claim = { key: string; instrumentId: string; terms: ChargeTerms } | { abandoned: PayChargeKey } | { awaitingAction: true };
+type Claim = { key: string; instrumentId: string; terms: ChargeTerms; opened?: OpenedPayment } | { abandoned: PayChargeKey } | { awaitingAction: true };
 
 /**
  * Locks the invoice and decides (docs/invoice-payments.md, checks in this order): INCOMPATIBLE_STATUS,
  * PAYMENT_INSTRUMENT_NOT_FOUND, PAYMENT_INSTRUMENT_NOT_ACTIVE, INVOICE_OVERDUE,
  * OPEN_PAYMENT_LIMIT_REACHED; then claims the invoice's charge guard under a new key. A claim
  * held by this very request (a retry under its Idempotency-Key) is returned to be resumed, and
- * one abandoned past its lease is handed back to be finished before this request is decided.
+ * one abandoned past its lease is handed back to be finished before this request is decided. A
+ * new claim creates its payment in the same transaction (openPayment), so the claim's commit is
+ * the only one before the provider is asked.
  */
 async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput, takeOver: boolean): Promise<Claim> {
   const { request } = input;
@@ -101,7 +103,13 @@ async function claimCharge(deps: PayDependencies, scope: Scope, input: PayInput,
     }
     const key = newPayChargeKey(row.id, input.instrumentId, now, request);
     await holdChargeGuard(tx, row.id, key);
-    return { key, instrumentId: input.instrumentId, terms };
+    const opened = await openPayment(
+      deps,
+      tx,
+      { accountId: row.accountId, customerId: row.customerId, instrumentId: input.instrumentId, amount: row.amountDue, currency: row.currency, idempotencyKey: key, invoiceId: row.id, reference: row.id },
+      verdict,
+    );
+    return { key, instrumentId: input.instrumentId, terms, opened };
   });
 }
 
@@ -127,7 +135,7 @@ export async function payInvoice(deps: PayDependencies, scope: Scope, input: Pay
   }
   const { invoice, payment } = await finishClaimedCharge(
     collect,
-    { invoiceId: input.invoiceId, key: claim.key, instrumentId: claim.instrumentId, origin: { kind: 'pay' }, terms: claim.terms },
+    { invoiceId: input.invoiceId, key: claim.key, instrumentId: claim.instrumentId, origin: { kind: 'pay' }, terms: claim.terms, opened: claim.opened },
     transaction,
   );
   return { invoice, payment };

@@ -6,8 +6,9 @@ export type PaymentRow = Awaited<ReturnType<Database['payment']['findUniqueOrThr
 /**
  * The charge path's statements on `payments`, each one round trip over the pool (prisma/statements.ts):
  * a payment is charged outside any transaction by design (its committed row is the claim), so
- * each of these is a single statement committed on its own, and Prisma's client cost more CPU
- * than the statement (issue 13). Every column as Prisma names it, so a row is a PaymentRow;
+ * each of these is a single statement committed on its own (invoices/pay inserts its payment in
+ * its claim's transaction and records the final answer in its settlement's), and Prisma's client
+ * cost more CPU than the statement (issue 13). Every column as Prisma names it, so a row is a PaymentRow;
  * test/payments/payment-rows.test.ts holds them equal to Prisma's reading.
  */
 const COLUMNS = `id, account_id AS "accountId", channel_id AS "channelId", customer_id AS "customerId", instrument_id AS "instrumentId",
@@ -86,7 +87,7 @@ export interface NewPayment {
 }
 
 /** The new payment, or undefined when one with its key (or id) exists: a concurrent call won the race. */
-export async function insertPayment(db: Database, p: NewPayment): Promise<PaymentRow | undefined> {
+export async function insertPayment(db: Database | Prisma.TransactionClient, p: NewPayment): Promise<PaymentRow | undefined> {
   const [row] = await writeRows<PaymentRow>(db, insertSql, [
     p.id, p.accountId, p.channelId, p.customerId, p.instrumentId, p.invoiceId, p.idempotencyKey, p.amount, p.currency, p.status,
     p.declineCode, p.declineMessage, p.reference, p.attemptKey, p.claimedAt, p.at,
@@ -115,7 +116,7 @@ export interface FinalRecord {
  * ends with it, its outcome; only while `attemptKey` still holds it. Undefined when it does not.
  */
 export async function recordPaymentStep(
-  db: Database,
+  db: Database | Prisma.TransactionClient,
   claim: { id: string; attemptKey: string },
   at: Date,
   attempts: readonly unknown[] | undefined,

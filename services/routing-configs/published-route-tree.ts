@@ -1,5 +1,5 @@
 import { DEFAULT_PROVIDERS, STRIPE_DEFAULT_PROVIDERS, type RouteTree } from '../../domain/routing';
-import type { Database } from '../../prisma/client';
+import type { Database, Prisma } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
 
 /** One statement: an account has at most one configuration per channel and one account-wide (insertRoutingConfig). */
@@ -19,7 +19,7 @@ const publishedRouteTreeSql = sqlStatement(
  * account connected to it (a live account must never fall back to the sandbox), the sandboxes
  * otherwise. A configuration without a published version does not count.
  */
-export async function publishedRouteTree(db: Database, accountId: string, channelId: string): Promise<RouteTree> {
+export async function publishedRouteTree(db: Database | Prisma.TransactionClient, accountId: string, channelId: string): Promise<RouteTree> {
   const [row] = await readRows<{ routeTree: RouteTree | null; stripe: boolean }>(db, publishedRouteTreeSql, [accountId, channelId]);
   return row?.routeTree ?? { rules: [], default_providers: [...(row?.stripe ? STRIPE_DEFAULT_PROVIDERS : DEFAULT_PROVIDERS)] };
 }
