@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { newId } from '../../domain/ids';
 import { createDatabase, type Database } from '../../prisma/client';
@@ -14,7 +14,8 @@ import type { StripeEmulator } from '../stripe/emulator-process';
 import { apiClient } from './api-client';
 import { seedPayers, type Payer, type PayerCards } from './payers';
 import { cpuBetween, cpuSample, type CpuSample } from './machine-cpu';
-import { run, startApiUnderTest } from './processes';
+import { startInvoiceCeiling } from './invoice-ceiling';
+import { API_POOL_SIZE, run, startApiUnderTest, type ApiUnderTest } from './processes';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS, type PerOperation } from './statement-counts';
 import { startSucceedingStripeMock } from './succeeding-stripe-mock';
 
@@ -24,7 +25,9 @@ import { startSucceedingStripeMock } from './succeeding-stripe-mock';
  * against stripe-mock, beside N loops of the bare SDK calls the Stripe route makes per paid
  * invoice to the same stripe-mock, and pgbench's default TPC-B-like run against the same
  * PostgreSQL, all in the same run. The invoices are SEND_INVOICE and paid by invoices/pay, which
- * charges in the request itself: no Temporal server is involved. The platform's own overhead per
+ * charges in the request itself: no Temporal server is involved. The sandbox route runs beside its
+ * ceiling, the same rows written bare in the fewest transactions (scripts/bench/invoice-ceiling.ts),
+ * driven by the same loops; their ratio is printed last. The platform's own overhead per
  * paid invoice and its check are defined in docs/invoice-payments.md, "Benchmark".
  */
 const ROOT = resolve(__dirname, '../..');
@@ -149,11 +152,16 @@ export interface InvoicePhase {
   paidRows: number;
 }
 
-/** One route's loops against an API process of its own, with the statements its requests ran. */
-export async function invoicePhase(databaseUrl: string, counter: StatementCounter, seeded: SeededAccount): Promise<InvoicePhase> {
+/** One route's loops against an API process of its own (or what `start` starts instead), with the statements its requests ran. */
+export async function invoicePhase(
+  databaseUrl: string,
+  counter: StatementCounter,
+  seeded: SeededAccount,
+  start: () => Promise<ApiUnderTest> = () => startApiUnderTest(ROOT, databaseUrl),
+): Promise<InvoicePhase> {
   await counter.waitForOtherSessionsToEnd();
   const before = await counter.snapshot();
-  const api = await startApiUnderTest(ROOT, databaseUrl);
+  const api = await start();
   let load: LoadReport;
   try {
     load = runLoad(['--load', `http://127.0.0.1:${api.port}`, seeded.secret, JSON.stringify(seeded.payers), String(DURATION_S), String(api.child.pid)]);
@@ -203,6 +211,7 @@ async function main(): Promise<void> {
     const db = createDatabase(databaseUrl, 2);
     const sandboxAccount = await seedAccount(db, 'bench-sandbox', 'sandbox');
     const stripeAccount = await seedAccount(db, 'bench-stripe', 'stripe');
+    const ceilingAccount = await seedAccount(db, 'bench-ceiling', 'sandbox');
     await connectStripe(
       db,
       stripeAccount.accountId,
@@ -213,6 +222,7 @@ async function main(): Promise<void> {
     const counter = await StatementCounter.create(databaseUrl);
 
     const sandbox = await invoicePhase(databaseUrl, counter, sandboxAccount);
+    const ceiling = await invoicePhase(databaseUrl, counter, ceilingAccount, () => startInvoiceCeiling(databaseUrl, API_POOL_SIZE));
     const stripe = await invoicePhase(databaseUrl, counter, stripeAccount);
     if (process.env.BENCH_STATEMENTS) console.log((await counter.topStatements()).join('\n'));
     const sdk = runLoad(['--sdk', emulator.url, stripeAccount.accountId, JSON.stringify(stripeAccount.payers), String(DURATION_S)]);
@@ -229,6 +239,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`invoices create → finalize → pay, ${CONCURRENCY} loops, ${DURATION_S}s per route, load from a separate process, an API process per route:`);
     const a = printInvoicePhase('(a) sandbox route (sandbox providers)', sandbox);
+    printInvoicePhase(`(a') ceiling of (a): the same rows, raw SQL from Fastify + a pg pool of ${API_POOL_SIZE}, one statement per transaction, the sandbox charge in process`, ceiling);
     const b = printInvoicePhase('(b) Stripe route (stripe-mock, PaymentIntents succeeded)', stripe);
     const sdkSorted = [...sdk.latenciesMs].sort((x, y) => x - y);
     const callMs = mean(sdk.latenciesMs);
@@ -260,6 +271,12 @@ async function main(): Promise<void> {
       `check overhead(stripe) − overhead(sandbox) ≤ emulator call time: ${excess.toFixed(1)} ms ≤ ${callMs.toFixed(2)} ms: ${excess <= callMs ? 'met' : 'NOT met'}`,
     );
     console.log(`ratio (overhead(stripe) − overhead(sandbox)) / emulator call time: ${(excess / callMs).toFixed(3)} (≤ 1 meets the check)`);
+    const ceilingPerSecond = ceiling.load.cycles / ceiling.load.seconds;
+    console.log(
+      `sandbox route against its ceiling (a'): paid invoices/s ${sandboxPerSecond.toFixed(1)} vs ${ceilingPerSecond.toFixed(1)}, ` +
+        `statements ${sandbox.counts.statements.toFixed(2)} vs ${ceiling.counts.statements.toFixed(2)}, commits ${sandbox.counts.transactions.toFixed(2)} vs ${ceiling.counts.transactions.toFixed(2)} per paid invoice (goal ≤ 5), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    );
+    console.log(`ratio paid invoices/s, sandbox route / its ceiling: ${(sandboxPerSecond / ceilingPerSecond).toFixed(3)} (goal ≥ 0.5)`);
   } finally {
     await emulator?.stop();
     await postgres.stop();
