@@ -14,7 +14,7 @@ export function purgeExpiredIdempotencyRecords(
     (limit) => deps.db.$executeRaw`
       DELETE FROM idempotency_records
       WHERE (api_key_id, key) IN (
-        SELECT api_key_id, key FROM idempotency_records WHERE expires_at <= now() LIMIT ${limit}
+        SELECT api_key_id, key FROM idempotency_records WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit}
       )`,
     progress,
     batchSize,

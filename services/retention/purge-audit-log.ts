@@ -7,7 +7,7 @@ export function purgeDashboardAuditLog(deps: RetentionDeps, progress: PurgeProgr
   return deleteInBatches(
     (limit) => deps.db.$executeRaw`
       DELETE FROM dashboard_audit_log
-      WHERE id IN (SELECT id FROM dashboard_audit_log WHERE created_at < ${before} LIMIT ${limit})`,
+      WHERE id IN (SELECT id FROM dashboard_audit_log WHERE created_at < ${before} ORDER BY created_at LIMIT ${limit})`,
     progress,
     deps.settings.batchSize,
   );

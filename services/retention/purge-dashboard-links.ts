@@ -10,7 +10,7 @@ export function purgeDashboardInvitations(deps: RetentionDeps, progress: PurgePr
   return deleteInBatches(
     (limit) => deps.db.$executeRaw`
       DELETE FROM dashboard_invitations
-      WHERE id IN (SELECT id FROM dashboard_invitations WHERE expires_at < ${before} LIMIT ${limit})`,
+      WHERE id IN (SELECT id FROM dashboard_invitations WHERE expires_at < ${before} ORDER BY expires_at LIMIT ${limit})`,
     progress,
     deps.settings.batchSize,
   );
@@ -21,7 +21,7 @@ export function purgeDashboardPasswordResets(deps: RetentionDeps, progress: Purg
   return deleteInBatches(
     (limit) => deps.db.$executeRaw`
       DELETE FROM dashboard_password_resets
-      WHERE id IN (SELECT id FROM dashboard_password_resets WHERE expires_at < ${before} LIMIT ${limit})`,
+      WHERE id IN (SELECT id FROM dashboard_password_resets WHERE expires_at < ${before} ORDER BY expires_at LIMIT ${limit})`,
     progress,
     deps.settings.batchSize,
   );

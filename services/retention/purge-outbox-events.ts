@@ -16,6 +16,7 @@ export function purgeOutboxEvents(deps: RetentionDeps, progress: PurgeProgress):
         SELECT o.id FROM outbox_events o
         WHERE o.dispatched_at < ${before}
           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id)
+        ORDER BY o.dispatched_at, o.id
         LIMIT ${limit}
       )
       AND e.dispatched_at < ${before}

@@ -12,7 +12,7 @@ export function purgeCustomerPortalSessions(deps: RetentionDeps, progress: Purge
   return deleteInBatches(
     (limit) => deps.db.$executeRaw`
       DELETE FROM customer_portal_sessions
-      WHERE id IN (SELECT id FROM customer_portal_sessions WHERE created_at < ${before} LIMIT ${limit})`,
+      WHERE id IN (SELECT id FROM customer_portal_sessions WHERE created_at < ${before} ORDER BY created_at LIMIT ${limit})`,
     progress,
     deps.settings.batchSize,
   );

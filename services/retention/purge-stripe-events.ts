@@ -13,7 +13,7 @@ export function purgeStripeEvents(deps: RetentionDeps, progress: PurgeProgress):
     (limit) => deps.db.$executeRaw`
       DELETE FROM stripe_events
       WHERE (account_id, event_id) IN (
-        SELECT account_id, event_id FROM stripe_events WHERE applied_at < ${before} LIMIT ${limit}
+        SELECT account_id, event_id FROM stripe_events WHERE applied_at < ${before} ORDER BY applied_at LIMIT ${limit}
       )`,
     progress,
     deps.settings.batchSize,

@@ -3,7 +3,8 @@ import { cutoff, type PurgeProgress, type PurgeResult, type RetentionDeps } from
 
 interface Batch {
   deleted: number;
-  last_updated_at: Date | null;
+  /** As text: a Date would drop the microseconds, and the next batch would start before its row. */
+  last_updated_at: string | null;
   last_id: string | null;
 }
 
@@ -19,13 +20,13 @@ interface Batch {
  */
 export function purgeWebhookDeliveryAttempts(deps: RetentionDeps, progress: PurgeProgress): Promise<PurgeResult> {
   const before = cutoff(deps, deps.settings.webhookDeliveryMs);
-  let from = { updatedAt: new Date(0), id: '' };
+  let from = { updatedAt: '-infinity', id: '' };
   return deleteInBatches(async (limit) => {
     const [batch] = await deps.db.$queryRaw<Batch[]>`
       WITH picked AS (
         SELECT a.id, d.updated_at, d.id AS delivery_id
         FROM webhook_deliveries d JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
-        WHERE d.updated_at < ${before} AND (d.updated_at, d.id) >= (${from.updatedAt}, ${from.id})
+        WHERE d.updated_at < ${before} AND (d.updated_at, d.id) >= (${from.updatedAt}::timestamptz, ${from.id})
           AND d.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED')
         ORDER BY d.updated_at, d.id
         LIMIT ${limit}
@@ -34,7 +35,7 @@ export function purgeWebhookDeliveryAttempts(deps: RetentionDeps, progress: Purg
       ), last AS (
         SELECT updated_at, delivery_id FROM picked ORDER BY updated_at DESC, delivery_id DESC LIMIT 1
       )
-      SELECT (SELECT count(*) FROM gone)::int AS deleted, (SELECT updated_at FROM last) AS last_updated_at, (SELECT delivery_id FROM last) AS last_id`;
+      SELECT (SELECT count(*) FROM gone)::int AS deleted, (SELECT updated_at::text FROM last) AS last_updated_at, (SELECT delivery_id FROM last) AS last_id`;
     if (batch!.last_updated_at) from = { updatedAt: batch!.last_updated_at, id: batch!.last_id! };
     return batch!.deleted;
   }, progress, deps.settings.batchSize);

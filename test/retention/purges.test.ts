@@ -136,6 +136,19 @@ describe('retention purges', () => {
     expect(await db.webhookDeliveryAttempt.count({ where: { deliveryId: failedDelivery } })).toBe(0);
   });
 
+  it('walks past a delivery whose attempts are still there: deletes the deliveries before and after it, keeps it', async () => {
+    const { db, accountId } = platform;
+    const endpointId = await inactiveEndpoint(db, accountId);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const eventId = await outboxEvent(db, accountId, { createdAt: ago(60 * DAY), dispatchedAt: ago(60 * DAY) });
+      ids.push(await delivery(db, accountId, endpointId, eventId, 'FAILED', ago((50 - i) * DAY), i === 1 ? 2 : 0));
+    }
+    const result = await purgeWebhookDeliveries(deps(db, 2), noProgress);
+    expect(result.deleted).toBe(4);
+    expect(await db.webhookDelivery.findMany({ where: { endpointId }, select: { id: true } })).toEqual([{ id: ids[1] }]);
+  });
+
   it('keeps a live portal session, an unapplied Stripe event, a recent bucket and a recently expired invitation', async () => {
     const { db, accountId } = platform;
     const live = await portalSession(db, accountId, ago(60 * 60_000), ago(60_000));
