@@ -8,6 +8,8 @@ interface ProcessEntry {
   ppid: string;
   argv: string[];
   ticks: number;
+  /** The ticks of its children that have exited and been reaped. */
+  reapedTicks: number;
 }
 
 function processes(): ProcessEntry[] {
@@ -18,7 +20,7 @@ function processes(): ProcessEntry[] {
       // The command name in parentheses may hold spaces: the fields are counted from after its end.
       const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      entries.push({ pid, ppid: fields[1]!, argv, ticks: Number(fields[11]) + Number(fields[12]) });
+      entries.push({ pid, ppid: fields[1]!, argv, ticks: Number(fields[11]) + Number(fields[12]), reapedTicks: Number(fields[13]) + Number(fields[14]) });
     } catch {
       // gone meanwhile
     }
@@ -44,25 +46,41 @@ function machineBusySeconds(): number {
 
 /**
  * One reading of each group's CPU (Linux): the processes the group's predicate accepts, and
- * their live children if asked, so PostgreSQL's backends count with their postmaster. A backend that
- * exits between two readings takes its ticks with it: the benches keep their pools open.
+ * their children if asked, so PostgreSQL's backends count with their postmaster: the live ones,
+ * and those that exited (an idle pool connection closed), which the kernel adds to their parent.
  */
 export function readGroupCpu(groups: ProcessGroups): GroupCpuReading {
   const all = processes();
   const result: Record<string, number> = {};
   for (const [name, { match, withChildren }] of Object.entries(groups)) {
     const roots = new Set(all.filter((p) => match({ pid: Number(p.pid), argv: p.argv })).map((p) => p.pid));
-    const ticks = all.filter((p) => roots.has(p.pid) || (withChildren && roots.has(p.ppid))).reduce((sum, p) => sum + p.ticks, 0);
+    const ticks = all
+      .filter((p) => roots.has(p.pid) || (withChildren && roots.has(p.ppid)))
+      .reduce((sum, p) => sum + p.ticks + (withChildren && roots.has(p.pid) ? p.reapedTicks : 0), 0);
     result[name] = ticks / TICKS_PER_SECOND;
   }
   return { at: Date.now(), machineS: machineBusySeconds(), groups: result };
 }
 
-/** Milliseconds of CPU per operation between two readings, per group and for the whole machine, and how busy the cores were. */
-export function cpuPerOperation(from: GroupCpuReading, to: GroupCpuReading, operations: number): string {
+/** CPU-seconds spent over one or more windows: the wall-clock seconds, the machine's busy seconds, each group's. */
+export interface GroupCpuSpent {
+  wallS: number;
+  machineS: number;
+  groups: Record<string, number>;
+}
+
+/** Adds the window between two readings to `into` (a new tally when absent) and returns it. */
+export function addSpent(from: GroupCpuReading, to: GroupCpuReading, into: GroupCpuSpent = { wallS: 0, machineS: 0, groups: {} }): GroupCpuSpent {
+  into.wallS += (to.at - from.at) / 1000;
+  into.machineS += to.machineS - from.machineS;
+  for (const name of Object.keys(to.groups)) into.groups[name] = (into.groups[name] ?? 0) + to.groups[name]! - (from.groups[name] ?? 0);
+  return into;
+}
+
+/** Milliseconds of CPU per operation, per group and for the whole machine, and how busy the cores were. */
+export function cpuPerOperation(spent: GroupCpuSpent, operations: number): string {
   const perOp = (seconds: number) => ((seconds * 1000) / operations).toFixed(2);
-  const groups = Object.keys(to.groups).map((name) => `${name} ${perOp(to.groups[name]! - (from.groups[name] ?? 0))}`);
-  const machineS = to.machineS - from.machineS;
-  const busy = machineS / CORES / ((to.at - from.at) / 1000);
-  return `CPU ms per operation: ${groups.join(', ')}; machine ${perOp(machineS)} (${(busy * 100).toFixed(0)} % of ${CORES} cores busy)`;
+  const groups = Object.entries(spent.groups).map(([name, seconds]) => `${name} ${perOp(seconds)}`);
+  const busy = spent.machineS / CORES / spent.wallS;
+  return `CPU ms per operation: ${groups.join(', ')}; machine ${perOp(spent.machineS)} (${(busy * 100).toFixed(0)} % of ${CORES} cores busy)`;
 }

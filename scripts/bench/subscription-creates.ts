@@ -14,7 +14,7 @@ import { ensureDatabase, startEmbeddedPostgres } from '../postgres/embedded';
 import { apiClient } from './api-client';
 import { seedPayers } from './payers';
 import { startApiUnderTest, type ApiUnderTest } from './processes';
-import { cpuPerOperation, readGroupCpu, type ProcessGroups } from './process-group-cpu';
+import { addSpent, cpuPerOperation, readGroupCpu, type GroupCpuSpent, type ProcessGroups } from './process-group-cpu';
 import { formatPerOperation, perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './statement-counts';
 import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './temporal-server';
 
@@ -29,7 +29,9 @@ import { benchTemporalFromEnv, benchTemporalLabel, startBenchTemporal } from './
  * the same start a create sends (startSubscriptionWorkflow with the state such a create
  * decides: the same id, arguments, search attributes and summary, so the server writes the
  * same); the minimal start the bench measured until 2026-11-29 (no search attributes, no
- * summary) is printed beside it for the record. Printed: creates per second, p50 / p99,
+ * summary) is printed beside it for the record. The three run in turns of N / `BENCH_ROUNDS`
+ * (8) each, so a load that other processes put on the machine meanwhile weighs on all three
+ * alike. Printed: creates per second, p50 / p99,
  * statements and transactions per create, CPU per create by process (the API, the Temporal
  * server, PostgreSQL, this client), the starts per second, and last the ratio creates / the
  * create's own start. bench:renewals measures the creates with the worker charging their first
@@ -39,6 +41,20 @@ const ROOT = resolve(__dirname, '../..');
 const N = Number(process.argv[2] ?? process.env.BENCH_SUBSCRIPTIONS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const WARM_UP = 50;
+/** How many turns each half takes (`BENCH_ROUNDS`). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+
+/** One of the three things measured in turns (creates, the ceiling, the minimal start): its work, and what its turns added up to. */
+interface Half {
+  label: string;
+  work: (i: number) => Promise<unknown>;
+  operations: number;
+  seconds: number;
+  latenciesMs: number[];
+  cpu: GroupCpuSpent;
+}
+
+type Measured = Half & { perSecond: number };
 /** A task queue no worker polls: the minimal starts' workflows are started and never run (nor are the others: no worker runs here). */
 const CEILING_QUEUE = 'bench-creates-ceiling';
 
@@ -142,28 +158,6 @@ async function main(): Promise<void> {
     const payers = await seedPayers(db, account.id, channel.id, N + WARM_UP);
     await db.$disconnect();
 
-    const connection = await Connection.connect({ address: temporal.address });
-    let minimal: { perSecond: number; latenciesMs: number[] };
-    let minimalCpu: string;
-    let bare: { perSecond: number; latenciesMs: number[] };
-    let bareCpu: string;
-    try {
-      const client = new Client({ connection });
-      const minimalStart = (id: string) => client.workflow.start('noopWorkflow', { taskQueue: CEILING_QUEUE, workflowId: id, args: [0] });
-      const sameStart = (i: number) => startSubscriptionWorkflow(client, createdState(account.id, channel.id, payers[i]!.customerId));
-      await timedPool(WARM_UP, CONCURRENCY, (i) => minimalStart(`warm-up-${i}`));
-      let cpuBefore = readGroupCpu(groups);
-      minimal = await timedPool(N, CONCURRENCY, (i) => minimalStart(`bare-${i}`));
-      minimalCpu = cpuPerOperation(cpuBefore, readGroupCpu(groups), N);
-      log(line('minimal StartWorkflowExecution', minimal));
-      cpuBefore = readGroupCpu(groups);
-      bare = await timedPool(N, CONCURRENCY, sameStart);
-      bareCpu = cpuPerOperation(cpuBefore, readGroupCpu(groups), N);
-    } finally {
-      await connection.close();
-    }
-    log(line("the create's own start", bare));
-
     api = await startApiUnderTest(ROOT, databaseUrl, {
       TEMPORAL_ADDRESS: temporal.address,
       SECRETS_KEY: randomBytes(32).toString('hex'),
@@ -182,29 +176,59 @@ async function main(): Promise<void> {
       });
       if (created.status !== 'PENDING') throw new Error(`subscriptions/create answered ${created.status}`);
     };
-    await timedPool(WARM_UP, CONCURRENCY, (i) => create(N + i));
 
-    const counter = await StatementCounter.create(databaseUrl);
-    const before = await counter.snapshot();
-    const cpuBefore = readGroupCpu(groups);
-    const creates = await timedPool(N, CONCURRENCY, create);
-    const createsCpu = cpuPerOperation(cpuBefore, readGroupCpu(groups), N);
-    // The API's sessions flush their counters when they end.
-    await api.stop();
-    await counter.waitForOtherSessionsToEnd();
-    const counts = perOperation(before, await counter.snapshot(), N);
+    const connection = await Connection.connect({ address: temporal.address });
+    try {
+      const client = new Client({ connection });
+      const halves: Half[] = (
+        [
+          { label: 'subscriptions/create', work: create },
+          { label: "the create's own start (ceiling)", work: (i: number) => startSubscriptionWorkflow(client, createdState(account.id, channel.id, payers[i]!.customerId)) },
+          { label: 'minimal StartWorkflowExecution', work: (i: number) => client.workflow.start('noopWorkflow', { taskQueue: CEILING_QUEUE, workflowId: `bare-${i}`, args: [0] }) },
+        ] as const
+      ).map((half) => ({ ...half, operations: 0, seconds: 0, latenciesMs: [], cpu: { wallS: 0, machineS: 0, groups: {} } }));
+      await timedPool(WARM_UP, CONCURRENCY, (i) => create(N + i));
+      await timedPool(WARM_UP, CONCURRENCY, (i) => client.workflow.start('noopWorkflow', { taskQueue: CEILING_QUEUE, workflowId: `warm-up-${i}`, args: [0] }));
 
-    console.log('');
-    console.log(`subscriptions/create, ${N} through the API, ${CONCURRENCY} at a time, ${benchTemporalLabel(kind)}, no worker:`);
-    console.log(line('subscriptions/create', creates));
-    console.log(`    ${formatPerOperation(counts, 'create')}`);
-    console.log(`    ${createsCpu}`);
-    console.log(line('minimal StartWorkflowExecution', minimal));
-    console.log(`    ${minimalCpu}`);
-    console.log(`    ratio subscriptions/create / minimal starts (the ceiling until 2026-11-29): ${(creates.perSecond / minimal.perSecond).toFixed(3)}`);
-    console.log(line("the create's own start (ceiling)", bare));
-    console.log(`    ${bareCpu}`);
-    console.log(`ratio subscriptions/create / bare workflow starts of the same work: ${(creates.perSecond / bare.perSecond).toFixed(3)}`);
+      const counter = await StatementCounter.create(databaseUrl);
+      const before = await counter.snapshot();
+      // Each half runs N / ROUNDS at a time in turn, the first of a round rotating: whatever else
+      // loads the machine meanwhile falls on all three alike.
+      const chunk = Math.ceil(N / ROUNDS);
+      for (let round = 0; round * chunk < N; round++) {
+        const from = round * chunk;
+        const count = Math.min(chunk, N - from);
+        for (let k = 0; k < halves.length; k++) {
+          const half = halves[(round + k) % halves.length]!;
+          const cpuBefore = readGroupCpu(groups);
+          const result = await timedPool(count, CONCURRENCY, (i) => half.work(from + i));
+          addSpent(cpuBefore, readGroupCpu(groups), half.cpu);
+          half.operations += count;
+          half.seconds += count / result.perSecond;
+          half.latenciesMs.push(...result.latenciesMs);
+        }
+        log(`round ${round + 1}: ${halves.map((half) => `${half.label} ${(half.operations / half.seconds).toFixed(1)}/s`).join(', ')} so far`);
+      }
+      // The API's sessions flush their counters when they end.
+      await api.stop();
+      await counter.waitForOtherSessionsToEnd();
+      const counts = perOperation(before, await counter.snapshot(), N);
+
+      const [creates, ceiling, minimal] = halves.map((half) => ({ ...half, perSecond: half.operations / half.seconds, latenciesMs: half.latenciesMs.sort((a, b) => a - b) })) as [Measured, Measured, Measured];
+      console.log('');
+      console.log(`subscriptions/create, ${N} through the API, ${CONCURRENCY} at a time, ${benchTemporalLabel(kind)}, no worker; each half in ${Math.ceil(N / chunk)} turns:`);
+      console.log(line(creates.label, creates));
+      console.log(`    ${formatPerOperation(counts, 'create')}`);
+      console.log(`    ${cpuPerOperation(creates.cpu, N)}`);
+      console.log(line(minimal.label, minimal));
+      console.log(`    ${cpuPerOperation(minimal.cpu, N)}`);
+      console.log(`    ratio subscriptions/create / minimal starts (the ceiling until 2026-11-29): ${(creates.perSecond / minimal.perSecond).toFixed(3)}`);
+      console.log(line(ceiling.label, ceiling));
+      console.log(`    ${cpuPerOperation(ceiling.cpu, N)}`);
+      console.log(`ratio subscriptions/create / bare workflow starts of the same work: ${(creates.perSecond / ceiling.perSecond).toFixed(3)}`);
+    } finally {
+      await connection.close();
+    }
   } finally {
     await api?.stop();
     await temporal?.stop();
