@@ -180,10 +180,17 @@ async function measure(databaseUrl: string, access: Access, walks: Walk[]): Prom
     }
     const post = apiClient(`http://127.0.0.1:${api.port}`, key.secret);
     for (const walk of walks) {
-      const timing = await walkPages(post, walk, PAGE, REPEATS);
+      const timing = await walkPages(post, walk, PAGE, REPEATS, async () => (await counter.snapshot()).blocks);
       values.set(`${walk.name}, first page p50`, p50(timing.first));
-      if (timing.deep.length) values.set(`${walk.name}, page ${PAGE} p50`, p50(timing.deep));
-      log(`${walk.name}: first page p50 ${p50(timing.first).toFixed(2)} ms, page ${PAGE} ${timing.deep.length ? `p50 ${p50(timing.deep).toFixed(2)} ms` : 'not reached'}`);
+      values.set(`${walk.name}, first page ${BLOCKS}`, timing.firstBlocks);
+      if (timing.deep.length) {
+        values.set(`${walk.name}, page ${PAGE} p50`, p50(timing.deep));
+        values.set(`${walk.name}, page ${PAGE} ${BLOCKS}`, timing.deepBlocks);
+      }
+      log(
+        `${walk.name}: first page p50 ${p50(timing.first).toFixed(2)} ms, ${timing.firstBlocks.toFixed(1)} ${BLOCKS}; page ${PAGE} ` +
+          (timing.deep.length ? `p50 ${p50(timing.deep).toFixed(2)} ms, ${timing.deepBlocks.toFixed(1)} ${BLOCKS}` : 'not reached'),
+      );
     }
   } finally {
     await api.stop();
@@ -232,12 +239,16 @@ function explainSteps(walks: Walk[]): Map<string, ExplainStep> {
   for (const walk of walks) {
     const ask = (post: Post, token?: string) =>
       post(walk.operation, { filters: walk.filters, pagination: { page_size: 20, ...(token ? { next_page_token: token } : {}) } });
-    steps.set(`${walk.name}, first page p50`, async () => async (post) => void (await ask(post)));
-    steps.set(`${walk.name}, page ${PAGE} p50`, async (post) => {
+    const first: ExplainStep = async () => async (post) => void (await ask(post));
+    const deep: ExplainStep = async (post) => {
       let token: string | undefined;
       for (let n = 1; n < PAGE; n++) token = (await ask(post, token)).pagination.next_page_token;
       return async (again) => void (await ask(again, token));
-    });
+    };
+    steps.set(`${walk.name}, first page p50`, first);
+    steps.set(`${walk.name}, first page ${BLOCKS}`, first);
+    steps.set(`${walk.name}, page ${PAGE} p50`, deep);
+    steps.set(`${walk.name}, page ${PAGE} ${BLOCKS}`, deep);
   }
   return steps;
 }
