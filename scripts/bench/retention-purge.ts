@@ -12,8 +12,8 @@ import { retentionSettings } from '../../services/retention/settings';
 /**
  * The purge of bench:retention in a process of its own, as the worker's activities run it: the
  * same service functions, one statement per batch, in the workflow's order, then the idempotency
- * purge. Prints a JSON line as it starts, then one with the rows deleted per table, the
- * milliseconds it took and when it ended.
+ * purge. Prints a JSON line as it starts, then one with the rows deleted and seconds taken per
+ * table, the milliseconds it all took and when it ended.
  */
 async function main(): Promise<void> {
   const db = createDatabase(process.env.DATABASE_URL!, 2);
@@ -31,10 +31,15 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ startedAt: Date.now() })}\n`);
   const started = performance.now();
   const deleted: Record<string, number> = {};
-  for (const [table, purge] of steps) deleted[table] = (await purge()).deleted;
+  const seconds: Record<string, number> = {};
+  for (const [table, purge] of steps) {
+    const from = performance.now();
+    deleted[table] = (await purge()).deleted;
+    seconds[table] = (performance.now() - from) / 1000;
+  }
   const ms = performance.now() - started;
   await db.$disconnect();
-  process.stdout.write(`${JSON.stringify({ deleted, ms, endedAt: Date.now() })}\n`);
+  process.stdout.write(`${JSON.stringify({ deleted, seconds, ms, endedAt: Date.now() })}\n`);
 }
 
 main().catch((error) => {

@@ -28,6 +28,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 
 interface PurgeOutcome {
   deleted: Record<string, number>;
+  seconds: Record<string, number>;
   ms: number;
   endedAt: number;
 }
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`seeded ${total.toLocaleString('en')} expired rows in ${seedSeconds.toFixed(1)} s (${(total / seedSeconds).toFixed(0)} rows/s): ${[...seeded].map(([t, n]) => `${t} ${n}`).join(', ')}`);
     console.log(`purge: ${purged.toLocaleString('en')} rows in ${(outcome.ms / 1000).toFixed(1)} s, ${(purged / (outcome.ms / 1000)).toFixed(0)} rows/s, at most ${process.env.RETENTION_BATCH_SIZE ?? 5000} rows per statement`);
-    console.log(`  ${Object.entries(outcome.deleted).map(([t, n]) => `${t} ${n}`).join(', ')}`);
+    console.log(`  ${Object.entries(outcome.deleted).map(([t, n]) => `${t} ${n} in ${outcome.seconds[t]!.toFixed(1)} s`).join(', ')}`);
     if (purged !== total) console.log(`  NOT every seeded row was purged: ${total - purged} left`);
     console.log(`api-keys/get alone before the purge (load average ${loadBefore} before, ${loadAlone} after):`);
     console.log(`  ${describe(alone.requests.average, alone.latency.p99, alone.non2xx + alone.errors)}`);
