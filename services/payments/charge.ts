@@ -309,8 +309,8 @@ function newAttemptKey(at: Date): string {
  * next provider is asked, each record conditioned on this run still holding the claim. A run
  * that lost its claim (it outlived its lease and was taken over) records nothing and waits for
  * the run that took it. A run that fails hands its claim back, so a retry resumes at once.
- * `leaveFinal`: the final answer is returned to be recorded in the caller's settlement
- * transaction (FinishedCharge) instead of on its own; no provider is asked after it.
+ * `leaveFinal`: the final answer (but REQUIRES_ACTION) is returned to be recorded in the caller's
+ * settlement transaction (FinishedCharge) instead of on its own; no provider is asked after it.
  */
 async function drive(db: Database, providers: ProviderRegistry, now: () => Date, claimed: Claimed, leaveFinal: boolean): Promise<FinishedCharge> {
   let payment = claimed.payment;
@@ -341,7 +341,10 @@ async function drive(db: Database, providers: ProviderRegistry, now: () => Date,
       const next = cascade.find((p) => !asked.has(p.name));
       const step = next ? await ask(next, payment, card, now, resumed) : { final: exhausted(attempts, cascade.length === 0) };
       resumed = false;
-      if (leaveFinal && step.final) return finalLeftToRecord(db, now, payment, claimed.attemptKey, step, step.final);
+      // A payment left waiting for its customer is committed before the settlement releases the
+      // invoice: a pay queued on that settlement's lock reads the invoice's waiting payments from
+      // its statement's snapshot (lockVisibleInvoiceToCharge), and must find this one to withdraw it.
+      if (leaveFinal && step.final && step.final.status !== 'REQUIRES_ACTION') return finalLeftToRecord(db, now, payment, claimed.attemptKey, step, step.final);
       const recorded = await record(db, now, payment, claimed.attemptKey, step);
       if (!recorded) return { summary: await settle(db, providers, now, await paymentById(db, payment.id)) };
       payment = recorded;

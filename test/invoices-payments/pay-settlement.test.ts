@@ -1,7 +1,9 @@
 import { payInvoice } from '../../services/payments/pay';
+import { applyProviderDecision } from '../../services/payments/provider-decisions';
 import { createProviderRegistry } from '../../services/payments/providers/registry';
 import type { PaymentProvider } from '../../services/payments/providers/provider';
 import type { TransactionRunner } from '../../services/payments/collect';
+import type { PaymentRow } from '../../services/payments/payment-rows';
 import { usePlatform } from '../support/platform';
 import { merchant, providerChargesOf } from './fixtures';
 
@@ -76,4 +78,59 @@ it('a payment taken over while its provider answered settles with the answer of 
   // The run that took it over wrote the payment; this run's answer was never recorded over it.
   expect(payment.attempts).toEqual([]);
   expect(await providerChargesOf(platform, invoiceId)).toHaveLength(1);
+});
+
+it('a pay queued on the lock of a settlement that leaves a payment waiting for its customer withdraws that payment before charging', async () => {
+  const customerId = await m.customer();
+  const authenticating = await m.card(customerId, '4242424242424242');
+  const plain = await m.card(customerId, '4242424242424242');
+  const invoiceId = (await m.openInvoice(customerId)).id as string;
+  // The providers ask the customer to authenticate a charge of the first card; withdrawing it declines it.
+  const withdrawn: string[] = [];
+  const providers = new Map(
+    [...createProviderRegistry(platform.db)].map(([name, provider]): [string, PaymentProvider] => [
+      name,
+      {
+        ...provider,
+        async charge(request) {
+          if (request.card.instrumentId !== authenticating) return provider.charge(request);
+          return { outcome: 'REQUIRES_ACTION', providerChargeId: `intent_${request.paymentId}`, nextActionUrl: 'https://provider.example/3ds' };
+        },
+        async cancel(key) {
+          withdrawn.push(key);
+          return { outcome: 'HARD_DECLINED', providerChargeId: `intent_${key}`, declineCode: 'payment_intent_canceled', message: 'Canceled.' };
+        },
+      },
+    ]),
+  );
+  const deps = { db: platform.db, temporal: platform.env.client, now: () => new Date(), providers };
+  // The first pay's settlement holds the invoice's lock, uncommitted, until the second pay waits for it.
+  let settled!: () => void;
+  const settling = new Promise<void>((resolve) => (settled = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const heldOpen: TransactionRunner = (work) =>
+    platform.db.$transaction(async (tx) => {
+      const result = await work(tx);
+      settled();
+      await released;
+      return result;
+    });
+
+  const first = payInvoice(deps, scope(), { invoiceId, instrumentId: authenticating }, heldOpen);
+  await settling;
+  const second = payInvoice(deps, scope(), { invoiceId, instrumentId: plain }, settleIn);
+  for (let waiting = 0; waiting === 0; ) {
+    [{ waiting }] = await platform.db.$queryRaw<[{ waiting: number }]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+  }
+  release();
+  expect((await first).payment.status).toBe('REQUIRES_ACTION');
+  expect((await second).payment.status).toBe('SUCCEEDED');
+
+  // The customer authenticates the first charge afterwards: it was withdrawn, so it pays nothing more.
+  const waiting = (await platform.db.payment.findFirstOrThrow({ where: { invoiceId, instrumentId: authenticating } })) as PaymentRow;
+  await applyProviderDecision({ db: platform.db, now: () => new Date() }, waiting, { outcome: 'APPROVED', providerChargeId: `intent_${waiting.id}`, fee: 0 });
+  expect(await platform.db.invoice.findUniqueOrThrow({ where: { id: invoiceId }, select: { status: true, amountPaid: true } })).toEqual({ status: 'PAID', amountPaid: 10_000 });
+  expect(withdrawn).toEqual([`${waiting.id}/sandbox-alpha`]);
 });
