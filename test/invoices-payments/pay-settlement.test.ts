@@ -48,7 +48,7 @@ it('a settlement that fails to commit still leaves the payment recorded, and the
   expect(await providerChargesOf(platform, invoiceId)).toHaveLength(1);
 });
 
-it('a payment taken over while its provider answered settles with the answer of the run that took it over', async () => {
+it('a payment taken over while its provider answered settles with the answer of the run that took it over, not its own', async () => {
   const { invoiceId, instrumentId } = await openInvoiceWithCard();
   const registry = createProviderRegistry(platform.db);
   const providers = new Map(
@@ -56,13 +56,14 @@ it('a payment taken over while its provider answered settles with the answer of 
       name,
       {
         ...provider,
-        // After charging, another run takes the payment over (as past its lease) and records the provider's answer itself.
+        // After charging, another run takes the payment over (as past its lease) and records an answer of its own: a
+        // decline, unlike this run's success, so that settling with this run's answer cannot pass for settling with its.
         async charge(request) {
           const result = await provider.charge(request);
           await platform.db.payment.update({ where: { id: request.paymentId }, data: { attemptKey: 'another-run', claimedAt: new Date() } });
           await platform.db.payment.update({
             where: { id: request.paymentId },
-            data: { status: 'SUCCEEDED', provider: name, providerChargeId: 'providerChargeId' in result ? result.providerChargeId : null, attemptKey: null, claimedAt: null },
+            data: { status: 'DECLINED', provider: name, declineCode: 'do_not_honor', declineMessage: 'Declined.', attemptKey: null, claimedAt: null },
           });
           return result;
         },
@@ -71,10 +72,11 @@ it('a payment taken over while its provider answered settles with the answer of 
   );
   const deps = { db: platform.db, temporal: platform.env.client, now: () => new Date(), providers };
 
-  const paid = await payInvoice(deps, scope(), { invoiceId, instrumentId }, settleIn);
-  expect(paid.invoice.status).toBe('PAID');
+  const settled = await payInvoice(deps, scope(), { invoiceId, instrumentId }, settleIn);
+  expect(settled.invoice.status).toBe('OPEN');
   const payment = await platform.db.payment.findFirstOrThrow({ where: { invoiceId } });
-  expect(paid.payment).toMatchObject({ id: payment.id, status: 'SUCCEEDED' });
+  expect(payment).toMatchObject({ status: 'DECLINED', declineCode: 'do_not_honor' });
+  expect(settled.payment).toMatchObject({ id: payment.id, status: 'DECLINED' });
   // The run that took it over wrote the payment; this run's answer was never recorded over it.
   expect(payment.attempts).toEqual([]);
   expect(await providerChargesOf(platform, invoiceId)).toHaveLength(1);
