@@ -179,6 +179,17 @@ describe('retention purges', () => {
     expect(await db.dashboardAuditEntry.count({ where: { createdAt: { lt: ago(398 * DAY) } } })).toBe(1);
   });
 
+  it('keeps a Stripe event given up as failed: it is left to the operator, its payload the only record of it', async () => {
+    const { db, accountId } = platform;
+    const failed = await stripeEvent(db, accountId, ago(34 * DAY), ago(31 * DAY));
+    await db.stripeEvent.update({ where: { accountId_eventId: { accountId, eventId: failed } }, data: { outcome: 'failed: database unavailable' } });
+    const applied = await stripeEvent(db, accountId, ago(31 * DAY), ago(31 * DAY));
+
+    await purgeStripeEvents(deps(db, 100), noProgress);
+
+    expect((await db.stripeEvent.findMany({ where: { eventId: { in: [failed, applied] } } })).map((row) => row.eventId)).toEqual([failed]);
+  });
+
   it('never deletes an idempotency record inside its 24 hours', async () => {
     const { db } = platform;
     const record = (key: string, createdAt: Date) => ({
