@@ -54,6 +54,9 @@ export async function createSubscription(
   input: CreateSubscriptionInput,
 ): Promise<SubscriptionRow> {
   const { accountId } = scope;
+  // Asked first: its refusal of a channel the key cannot access (403) precedes the schedule's 400
+  // (docs/errors.md, order of checks); the customer's 422 waits below, after the schedule's.
+  const customerRead = pending(readCustomer());
   const schedule = scheduleOf(
     {
       startsAt: parsed(input.starts_at),
@@ -66,7 +69,6 @@ export async function createSubscription(
     now,
   );
   const requested = input.line_items.map((line, index) => ({ product_price_id: line.product_price_id, field: `line_items[${index}].product_price_id` }));
-  const customerRead = pending(readCustomer());
   const pricesRead = pending(findPrices(db, accountId, requested.map((r) => r.product_price_id)));
   // A named instrument is checked against the customer's id, which the request gives: only the
   // customer's default needs the customer's row first.
