@@ -29,23 +29,29 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number, why: string): number {
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number, why: string, maximum = Number.MAX_SAFE_INTEGER): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < minimum) {
-    throw new Error(`${name} must be a whole number, at least ${minimum} (${why}), not ${JSON.stringify(text)} (docs/retention.md).`);
+  // Digits only: Number() would also take "1e3", "0x10" or " 7 ", which no operator means.
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(value) || value < minimum || value > maximum) {
+    const range = maximum === Number.MAX_SAFE_INTEGER ? `at least ${minimum}` : `from ${minimum} to ${maximum}`;
+    throw new Error(`${name} must be a whole number, ${range} (${why}), not ${JSON.stringify(text)} (docs/retention.md).`);
   }
   return value;
 }
 
 export function retentionSettings(env: NodeJS.ProcessEnv = process.env): RetentionSettings {
+  const webhookDeliveryDays = wholeNumber(env, 'RETENTION_WEBHOOK_DELIVERY_DAYS', 30, 7, "receivers remember an event_id 7 days; a redelivery inside them must find it");
   return {
-    batchSize: wholeNumber(env, 'RETENTION_BATCH_SIZE', 5_000, 1, 'rows per statement'),
+    // Bounded above too: one statement is one transaction, and a huge batch holds its locks as long.
+    batchSize: wholeNumber(env, 'RETENTION_BATCH_SIZE', 5_000, 1, 'rows per statement', 100_000),
     intervalMinutes: wholeNumber(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 'minutes between runs'),
     // A redelivery needs the event and list-deliveries shows the attempts: 30 days for both.
-    webhookDeliveryMs: wholeNumber(env, 'RETENTION_WEBHOOK_DELIVERY_DAYS', 30, 7, "receivers remember an event_id 7 days; a redelivery inside them must find it") * DAY,
-    outboxEventMs: wholeNumber(env, 'RETENTION_OUTBOX_EVENT_DAYS', 30, 7, "receivers remember an event_id 7 days; a redelivery inside them must find it") * DAY,
+    webhookDeliveryMs: webhookDeliveryDays * DAY,
+    // An event is kept while a delivery names it: a shorter retention than the deliveries' would
+    // leave every batch rereading the events still named, from the head of its range, run after run.
+    outboxEventMs: wholeNumber(env, 'RETENTION_OUTBOX_EVENT_DAYS', 30, webhookDeliveryDays, 'the webhook deliveries\' retention: an event outlives its deliveries') * DAY,
     auditLogMs: wholeNumber(env, 'RETENTION_AUDIT_LOG_DAYS', 400, 1, 'a day at least') * DAY,
     // A link opens within 10 minutes and its session ends 12 hours after, so a day covers every live one.
     portalSessionMs: wholeNumber(env, 'RETENTION_PORTAL_SESSION_DAYS', 7, 1, 'a session lives up to 12 h 10 min after its link was made') * DAY,

@@ -204,7 +204,14 @@ describe('retention purges', () => {
 
   it('refuses a retention shorter than the guarantee it would break', () => {
     expect(() => retentionSettings({ RETENTION_STRIPE_EVENT_DAYS: '2' })).toThrow(/RETENTION_STRIPE_EVENT_DAYS must be a whole number, at least 4/);
-    expect(() => retentionSettings({ RETENTION_OUTBOX_EVENT_DAYS: '3' })).toThrow(/at least 7/);
+    expect(() => retentionSettings({ RETENTION_WEBHOOK_DELIVERY_DAYS: '3' })).toThrow(/RETENTION_WEBHOOK_DELIVERY_DAYS must be a whole number, at least 7/);
+    // An event outlives its deliveries: a shorter retention would leave the named events at the head of every batch.
+    expect(() => retentionSettings({ RETENTION_OUTBOX_EVENT_DAYS: '20' })).toThrow(/RETENTION_OUTBOX_EVENT_DAYS must be a whole number, at least 30/);
+    expect(() => retentionSettings({ RETENTION_WEBHOOK_DELIVERY_DAYS: '90', RETENTION_OUTBOX_EVENT_DAYS: '60' })).toThrow(/at least 90/);
+    expect(retentionSettings({ RETENTION_WEBHOOK_DELIVERY_DAYS: '10', RETENTION_OUTBOX_EVENT_DAYS: '10' }).outboxEventMs).toBe(10 * DAY);
+    expect(() => retentionSettings({ RETENTION_BATCH_SIZE: '1000000' })).toThrow(/from 1 to 100000/);
+    expect(() => retentionSettings({ RETENTION_BATCH_SIZE: '1e3' })).toThrow(/not "1e3"/);
+    expect(() => retentionSettings({ RETENTION_AUDIT_LOG_DAYS: ' 7 ' })).toThrow(/not " 7 "/);
     expect(() => retentionSettings({ RETENTION_PORTAL_SESSION_DAYS: '0' })).toThrow(/at least 1/);
     expect(retentionSettings({ RETENTION_AUDIT_LOG_DAYS: '30' }).auditLogMs).toBe(30 * DAY);
     expect(retentionSettings({}).auditLogMs).toBe(400 * DAY);
