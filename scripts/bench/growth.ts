@@ -7,12 +7,14 @@ import { applyPendingMigrations } from '../db/migrations';
 import { createOperatorApiKey } from '../operator/accounts';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../postgres/embedded';
 import { freePort } from '../net/free-port';
+import { startTemporalDevServer, type DevServer } from '../temporal/cli';
 import { apiClient } from './api-client';
 import { loadApiKeysGet } from './api';
 import { invoicePhase, seedLoopsIn } from './invoices';
 import { latencyOperations, percentile } from './latency';
 import { p50, walkPages, type Walk } from './growth/page-walk';
 import { FULL_SIZE, readSeed, seedGrowth, sizesAt, type GrowthSeed, type Sizes } from './growth/seed';
+import { webhookBacklog } from './growth/webhook-backlog';
 import { seedPayers } from './payers';
 import { startApiUnderTest } from './processes';
 import { seedActiveSubscription } from './subscription-seed';
@@ -23,7 +25,9 @@ import { perOperation, StatementCounter, STATEMENT_COUNTING_SETTINGS } from './s
  * one grown by a year of a busy merchant (growth/seed.ts, BENCH_GROWTH_SCALE of the full size,
  * default 0.01), in the same run on the same PostgreSQL, the workload acting as the account that
  * holds half the data: bench:api's load, bench:invoices' sandbox loops, bench:latency's
- * operations, and customers/list and invoices/list walked by cursor to page 1,000. Per figure:
+ * operations, customers/list and invoices/list walked by cursor to page 1,000, and bench:webhooks'
+ * backlog (BENCH_GROWTH_WEBHOOK_EVENTS, default 2,000, delivered by a worker without the
+ * housekeeping workflows, on a Temporal dev server of this run). Per figure:
  * empty, grown, and the ratio (grown/empty for rates, empty/grown for latencies; goal ≥ 0.8);
  * for a figure short of it, the plans (EXPLAIN ANALYZE, BUFFERS, by auto_explain) of the
  * statements of one request on the grown database.
@@ -37,6 +41,7 @@ const PAGE = Number(process.env.BENCH_GROWTH_PAGE ?? 1000);
 const REPEATS = Number(process.env.BENCH_GROWTH_REPEATS ?? 50);
 /** BENCH_GROWTH_GOAL: the ratio below which a figure is short and its plans are printed (a high value prints them all). */
 const GOAL = Number(process.env.BENCH_GROWTH_GOAL ?? 0.8);
+const WEBHOOK_EVENTS = Number(process.env.BENCH_GROWTH_WEBHOOK_EVENTS ?? 2_000);
 /**
  * The second figure of each operation: shared buffers its statements hit or read per request
  * (pg_stat_statements), the plans' own work, which the machine's load does not move.
@@ -141,7 +146,7 @@ async function freshEmpty(postgres: EmbeddedPostgresHandle): Promise<Access> {
 }
 
 /** Every figure on one database, acting as `access`. */
-async function measure(databaseUrl: string, access: Access, walks: Walk[]): Promise<Map<string, number>> {
+async function measure(databaseUrl: string, access: Access, walks: Walk[], temporalAddress: string): Promise<Map<string, number>> {
   const values = new Map<string, number>();
   const db = createDatabase(databaseUrl, 2);
   const key = await createOperatorApiKey(db, { accountId: access.accountId, name: 'bench-growth' });
@@ -195,6 +200,12 @@ async function measure(databaseUrl: string, access: Access, walks: Walk[]): Prom
   } finally {
     await api.stop();
   }
+
+  // A delivery is the backlog's request: its buffers are those of its commit and of the worker's statements.
+  const backlog = await webhookBacklog(ROOT, databaseUrl, access, temporalAddress, counter, WEBHOOK_EVENTS);
+  values.set('webhook backlog deliveries', backlog.perSecond);
+  values.set(`webhook backlog ${BLOCKS}`, backlog.blocks);
+  log(`webhook backlog ${backlog.perSecond.toFixed(0)} deliveries/s, ${backlog.blocks.toFixed(1)} ${BLOCKS}`);
   return values;
 }
 
@@ -311,14 +322,17 @@ async function main(): Promise<void> {
     if (process.argv.includes('--seed-only')) return;
 
     const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort(), persistent: true, settings: MEASURE_SETTINGS });
+    const temporalDir = await mkdtemp(join(tmpdir(), 'bench-growth-temporal-'));
+    let temporal: DevServer | undefined;
     try {
+      temporal = await startTemporalDevServer({ dataDir: temporalDir, port: await freePort(), uiPort: await freePort() });
       const emptyAccess = await freshEmpty(postgres);
       const grownAccess = { accountId: seed.accounts[0]!.id, channelId: seed.accounts[0]!.channelId };
       const walks = walksFor();
       log('measuring on the empty database');
-      const empty = await measure(postgres.urlFor('empty'), emptyAccess, walks);
+      const empty = await measure(postgres.urlFor('empty'), emptyAccess, walks, temporal.address);
       log(`measuring on the grown database (scale ${SCALE})`);
-      const grown = await measure(postgres.urlFor('grown'), grownAccess, walks);
+      const grown = await measure(postgres.urlFor('grown'), grownAccess, walks, temporal.address);
 
       const steps = explainSteps(walks);
       const figures: Figure[] = [...empty.keys()]
@@ -352,6 +366,8 @@ async function main(): Promise<void> {
       console.log('');
       console.log(`ratio grown/empty, worst figure (rates grown/empty, latencies empty/grown; goal ≥ ${GOAL}): ${worst.toFixed(2)}`);
     } finally {
+      await temporal?.stop();
+      await rm(temporalDir, { recursive: true, force: true });
       await postgres.stop();
     }
   } finally {

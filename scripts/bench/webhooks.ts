@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, createServer, request, type ServerResponse } from 'node:http';
@@ -90,14 +90,7 @@ async function main(): Promise<void> {
     let rejected = 0;
     let duplicates = 0;
     let deadRequests = 0;
-    const kitFor = (secret: string) =>
-      createWebhookReceiver({
-        secrets: () => [secret],
-        store: new MemoryEventIdStore(),
-        // A burst of 10,000 may queue for longer than the 5-minute replay window on a loaded machine.
-        replayWindowMs: Number.POSITIVE_INFINITY,
-        onEvent: (event) => void receivedAt.set(event.event_id, Date.now()),
-      });
+    const kitFor = (secret: string) => receiverKit(secret, receivedAt);
     receiverServer.on('request', (req, res) => {
       if (req.url!.startsWith('/dead/')) {
         deadRequests++;
@@ -187,13 +180,8 @@ async function main(): Promise<void> {
     await exited;
     await db.webhookEndpoint.update({ where: { id: single.id }, data: { status: 'ACTIVE' } });
     await db.webhookEndpoint.updateMany({ where: { id: { in: [...healthy, ...dead] } }, data: { status: 'INACTIVE' } });
-    const backlogAt = await commitAll(db, account.id, [channel.id], EVENTS);
-    worker = startWorker();
-    await waitUntil(() => [...backlogAt.keys()].every((id) => receivedAt.has(id)), 30 * 60_000);
-    const backlogReceipts = [...backlogAt.keys()].map((id) => receivedAt.get(id)!);
-    const backlogSpanMs = Math.max(...backlogReceipts) - Math.min(...backlogReceipts);
-    const backlogPerSecond = EVENTS / (backlogSpanMs / 1000);
-    const backlogStages = await stagesSince(db, [single.id], Math.min(...backlogAt.values()));
+    const backlog = await backlogPhase({ db, accountId: account.id, channelId: channel.id, events: EVENTS, receivedAt, startWorker: () => (worker = startWorker()) });
+    const backlogStages = await stagesSince(db, [single.id], backlog.committedFrom);
     const loadBacklog = load();
 
     // 4. The ceiling: the same receiver, a bare keep-alive client, the same concurrency.
@@ -227,15 +215,51 @@ async function main(): Promise<void> {
         `second − first p50 ${ms(deadStats.gapP50)} min ${ms(deadStats.gapMin)} max ${ms(deadStats.gapMax)} (schedule: 60000 ms); ${deadRequests} requests held`,
     );
     console.log(`3. backlog: ${EVENTS} events committed with the worker stopped, then delivered by a worker started after`);
-    console.log(`  deliveries/s  ${backlogPerSecond.toFixed(0)}   (first receipt → last receipt ${backlogSpanMs} ms)`);
+    console.log(`  deliveries/s  ${backlog.perSecond.toFixed(0)}   (first receipt → last receipt ${backlog.spanMs} ms)`);
     console.log(`  stages: ${stageLine(backlogStages)}`);
     console.log(`receiver: ${requests} requests, ${rejected} rejected, ${duplicates} duplicates by event_id; ${succeeded} SUCCEEDED deliveries; ${attempts} attempts to live endpoints (${failedAttempts} failed)`);
     console.log(`ceiling: bare keep-alive client, ${ceiling.count} signed POSTs, ${CONCURRENCY} in flight: ${ceiling.perSecond.toFixed(0)}/s`);
-    console.log(`ratios to the ceiling: burst ${(burst.perSecond / ceiling.perSecond).toFixed(2)}; backlog ${(backlogPerSecond / ceiling.perSecond).toFixed(2)}`);
+    console.log(`ratios to the ceiling: burst ${(burst.perSecond / ceiling.perSecond).toFixed(2)}; backlog ${(backlog.perSecond / ceiling.perSecond).toFixed(2)}`);
   } finally {
     for (const res of hanging) res.destroy();
     await cleanUp();
   }
+}
+
+/** A receiver kit for an endpoint's `secret`, noting in `receivedAt` when each event_id arrives. */
+export function receiverKit(secret: string, receivedAt: Map<string, number>): WebhookReceiver {
+  return createWebhookReceiver({
+    secrets: () => [secret],
+    store: new MemoryEventIdStore(),
+    // A burst of 10,000 may queue for longer than the 5-minute replay window on a loaded machine.
+    replayWindowMs: Number.POSITIVE_INFINITY,
+    onEvent: (event) => void receivedAt.set(event.event_id, Date.now()),
+  });
+}
+
+export interface BacklogRun {
+  db: Database;
+  accountId: string;
+  channelId: string;
+  events: number;
+  /** Filled by the receivers of the endpoint that takes the channel's events. */
+  receivedAt: Map<string, number>;
+  /** Called with no worker running, once the backlog is committed. */
+  startWorker: () => ChildProcess;
+}
+
+/**
+ * Phase 3: `events` events committed to the channel while no worker runs, then a worker started;
+ * deliveries per second from the first receipt to the last, the worker's start left out. The
+ * worker is left running; `startWorker` keeps hold of it.
+ */
+export async function backlogPhase(run: BacklogRun): Promise<{ perSecond: number; spanMs: number; committedFrom: number }> {
+  const committedAt = await commitAll(run.db, run.accountId, [run.channelId], run.events);
+  run.startWorker();
+  await waitUntil(() => [...committedAt.keys()].every((id) => run.receivedAt.has(id)), 30 * 60_000);
+  const receipts = [...committedAt.keys()].map((id) => run.receivedAt.get(id)!);
+  const spanMs = Math.max(...receipts) - Math.min(...receipts);
+  return { perSecond: run.events / (spanMs / 1000), spanMs, committedFrom: Math.min(...committedAt.values()) };
 }
 
 async function commit(db: Database, accountId: string, channelIds: string[], count: number, offset = 0) {
@@ -380,7 +404,9 @@ async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> 
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
