@@ -77,6 +77,8 @@ export async function createSubscription(
       ? subscriptionCollection(db, accountId, { id: input.customer_id, configuration: null }, input)
       : customerRead.then((customer) => subscriptionCollection(db, accountId, customer, input)),
   );
+  // Unlocked, to refuse an archived meter in its place among the checks; the transaction checks again under the lock.
+  const metersRead = pending(pricesRead.then((byId) => requireActiveMeters(db, requested, byId, { lock: false })));
   const discountsRead = pending(
     pricesRead.then((byId) => {
       const { currency } = resolveFoundPrices(byId, requested, undefined);
@@ -87,6 +89,7 @@ export async function createSubscription(
   const customer = await customerRead;
   const byId = await pricesRead;
   const resolved = resolveFoundPrices(byId, requested, undefined);
+  await metersRead;
   const lines = newLines(resolved, input.line_items, now);
   requireTaxCountry(customer, lines, 'line_items');
   refusedAsApiError(() => newSubscriptionPeriod(lines));
@@ -115,7 +118,7 @@ export async function createSubscription(
   return transaction(async (tx) => {
     await lockSubscriptionStart(tx, state.id);
     // Held until the commit: an archive of a USAGE price's meter waits for this subscription.
-    await requireActiveMeters(tx, requested, byId);
+    await requireActiveMeters(tx, requested, byId, { lock: true });
     // The run's first read waits on the start lock until the commit, so the start need not wait
     // for the writes: its round trip to Temporal overlaps theirs. Either failing rolls the create back.
     const [row] = await Promise.all([insertSubscription(tx, state, events), startSubscriptionWorkflow(temporal, state)]);

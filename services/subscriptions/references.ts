@@ -82,7 +82,7 @@ export async function resolvePrices(
 ): Promise<ResolvedPrices> {
   const byId = await findPrices(tx, accountId, requested.map((r) => r.product_price_id));
   const resolved = resolveFoundPrices(byId, requested, currency);
-  await requireActiveMeters(tx, requested, byId);
+  await requireActiveMeters(tx, requested, byId, { lock: true });
   return resolved;
 }
 
@@ -110,22 +110,28 @@ export function resolveFoundPrices(
   return { currency: expected!, prices, taxCategoryIds: new Map([...byId.values()].map((price) => [price.id, price.taxCategoryId])) };
 }
 
-const usageMeters = sqlStatement(
-  'product_prices.usage_meters',
-  `SELECT p.id, p.meter_id AS "meterId", m.status FROM product_prices p JOIN meters m ON m.id = p.meter_id
-    WHERE p.id = ANY($1::text[]) AND p.billing_type = 'USAGE'
-      FOR SHARE OF m`,
-);
+const USAGE_METERS = `SELECT p.id, p.meter_id AS "meterId", m.status FROM product_prices p JOIN meters m ON m.id = p.meter_id
+    WHERE p.id = ANY($1::text[]) AND p.billing_type = 'USAGE'`;
+const usageMeters = sqlStatement('product_prices.usage_meters', USAGE_METERS);
+const usageMetersLocked = sqlStatement('product_prices.usage_meters_locked', `${USAGE_METERS}
+      FOR SHARE OF m`);
 
 /**
  * A USAGE price bills what its meter measures: one whose meter was archived would bill nothing,
  * so it is refused as a price of a meter that is not there (as product-prices/create refuses
- * it). The meter is read FOR SHARE: an archive waits for this change and then finds the line.
+ * it). `lock`: the meter is read FOR SHARE, so an archive waits for this change and then finds
+ * the line; without it, the early check that gives the refusal its place among the others.
  */
-export async function requireActiveMeters(tx: Transaction, requested: readonly { product_price_id: string; field: string }[], byId: Map<string, Price>): Promise<void> {
+export async function requireActiveMeters(
+  db: Transaction | Database,
+  requested: readonly { product_price_id: string; field: string }[],
+  byId: Map<string, Price>,
+  { lock }: { lock: boolean },
+): Promise<void> {
   const usage = requested.filter((r) => byId.get(r.product_price_id)?.billingType === 'USAGE');
   if (usage.length === 0) return;
-  const meters = new Map((await readRows<{ id: string; meterId: string; status: string }>(tx, usageMeters, [usage.map((r) => r.product_price_id)])).map((row) => [row.id, row]));
+  const statement = lock ? usageMetersLocked : usageMeters;
+  const meters = new Map((await readRows<{ id: string; meterId: string; status: string }>(db, statement, [usage.map((r) => r.product_price_id)])).map((row) => [row.id, row]));
   for (const { product_price_id, field } of usage) {
     const meter = meters.get(product_price_id);
     if (meter?.status !== 'ACTIVE') {

@@ -330,6 +330,14 @@ describe('prices of an archived meter', () => {
         line_items: [{ product_price_id: price.id, quantity: 1 }],
       }),
     ).toMatchObject({ status: 422, code: 'METER_NOT_FOUND', context: { field: 'line_items[0].product_price_id', meter_id: meter.id, status: 'ARCHIVED' } });
+    // In its place among the checks: the prices' refusals come before the collection's (no instrument to charge).
+    expect(
+      await refused('subscriptions/create', {
+        customer_id: customer.id,
+        collection_method: 'CHARGE_AUTOMATICALLY',
+        line_items: [{ product_price_id: price.id, quantity: 1 }],
+      }),
+    ).toMatchObject({ status: 422, code: 'METER_NOT_FOUND' });
   });
 });
 
