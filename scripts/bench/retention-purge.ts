@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     ['dashboard_audit_log', () => purgeDashboardAuditLog(deps, () => {})],
     ['customer_portal_sessions', () => purgeCustomerPortalSessions(deps, () => {})],
     ['stripe_events', () => purgeStripeEvents(deps, () => {})],
-    ['idempotency_records', () => purgeExpiredIdempotencyRecords({ db }, () => {}, deps.settings.batchSize)],
+    ['idempotency_records', () => purgeExpiredIdempotencyRecords({ db }, () => {}, deps.settings)],
   ];
   // The bench starts its load on this line, so the load never measures the purge's start-up.
   process.stdout.write(`${JSON.stringify({ startedAt: Date.now() })}\n`);

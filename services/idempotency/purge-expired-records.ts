@@ -1,5 +1,5 @@
 import type { Database } from '../../prisma/client';
-import { deleteInBatches } from '../batched-delete';
+import { deleteInBatches, type BatchPacing } from '../batched-delete';
 
 /**
  * Deletes idempotency records past their 24-hour life in batches. Lookups already ignore
@@ -8,7 +8,7 @@ import { deleteInBatches } from '../batched-delete';
 export function purgeExpiredIdempotencyRecords(
   deps: { db: Database },
   progress: (done: { deleted: number }) => void,
-  batchSize?: number,
+  pacing?: BatchPacing,
 ): Promise<{ deleted: number; batches: number }> {
   return deleteInBatches(
     (limit) => deps.db.$executeRaw`
@@ -17,6 +17,6 @@ export function purgeExpiredIdempotencyRecords(
         SELECT api_key_id, key FROM idempotency_records WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit}
       )`,
     progress,
-    batchSize,
+    pacing,
   );
 }

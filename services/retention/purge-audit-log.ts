@@ -9,6 +9,6 @@ export function purgeDashboardAuditLog(deps: RetentionDeps, progress: PurgeProgr
       DELETE FROM dashboard_audit_log
       WHERE id IN (SELECT id FROM dashboard_audit_log WHERE created_at < ${before} ORDER BY created_at LIMIT ${limit})`,
     progress,
-    deps.settings.batchSize,
+    deps.settings,
   );
 }

@@ -12,7 +12,7 @@ export function purgeDashboardInvitations(deps: RetentionDeps, progress: PurgePr
       DELETE FROM dashboard_invitations
       WHERE id IN (SELECT id FROM dashboard_invitations WHERE expires_at < ${before} ORDER BY expires_at LIMIT ${limit})`,
     progress,
-    deps.settings.batchSize,
+    deps.settings,
   );
 }
 
@@ -23,6 +23,6 @@ export function purgeDashboardPasswordResets(deps: RetentionDeps, progress: Purg
       DELETE FROM dashboard_password_resets
       WHERE id IN (SELECT id FROM dashboard_password_resets WHERE expires_at < ${before} ORDER BY expires_at LIMIT ${limit})`,
     progress,
-    deps.settings.batchSize,
+    deps.settings,
   );
 }

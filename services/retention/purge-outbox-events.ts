@@ -22,6 +22,6 @@ export function purgeOutboxEvents(deps: RetentionDeps, progress: PurgeProgress):
       AND e.dispatched_at < ${before}
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`,
     progress,
-    deps.settings.batchSize,
+    deps.settings,
   );
 }

@@ -14,6 +14,6 @@ export function purgeCustomerPortalSessions(deps: RetentionDeps, progress: Purge
       DELETE FROM customer_portal_sessions
       WHERE id IN (SELECT id FROM customer_portal_sessions WHERE created_at < ${before} ORDER BY created_at LIMIT ${limit})`,
     progress,
-    deps.settings.batchSize,
+    deps.settings,
   );
 }

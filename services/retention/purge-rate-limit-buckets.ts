@@ -16,6 +16,6 @@ export function purgeRateLimitBuckets(deps: RetentionDeps, progress: PurgeProgre
       WHERE id IN (SELECT id FROM rate_limit_buckets WHERE updated_at_ms < ${beforeMs}::float8 LIMIT ${limit})
         AND updated_at_ms < ${beforeMs}::float8`,
     progress,
-    deps.settings.batchSize,
+    deps.settings,
   );
 }

@@ -19,6 +19,6 @@ export function purgeStripeEvents(deps: RetentionDeps, progress: PurgeProgress):
         ORDER BY applied_at LIMIT ${limit}
       )`,
     progress,
-    deps.settings.batchSize,
+    deps.settings,
   );
 }

@@ -42,5 +42,5 @@ export function purgeWebhookDeliveries(deps: RetentionDeps, progress: PurgeProgr
         (SELECT updated_at::text FROM last) AS last_updated_at, (SELECT id FROM last) AS last_id`;
     if (batch!.last_updated_at) after = { updatedAt: batch!.last_updated_at, id: batch!.last_id! };
     return { deleted: batch!.deleted, scanned: batch!.scanned };
-  }, progress, deps.settings.batchSize);
+  }, progress, deps.settings);
 }

@@ -38,5 +38,5 @@ export function purgeWebhookDeliveryAttempts(deps: RetentionDeps, progress: Purg
       SELECT (SELECT count(*) FROM gone)::int AS deleted, (SELECT updated_at::text FROM last) AS last_updated_at, (SELECT delivery_id FROM last) AS last_id`;
     if (batch!.last_updated_at) from = { updatedAt: batch!.last_updated_at, id: batch!.last_id! };
     return batch!.deleted;
-  }, progress, deps.settings.batchSize);
+  }, progress, deps.settings);
 }

@@ -7,6 +7,8 @@
 export interface RetentionSettings {
   /** Rows one DELETE statement removes at most. */
   batchSize: number;
+  /** The share of the wall clock a purge may spend in its statements (services/batched-delete.ts). */
+  busyShare: number;
   /** How often the retention workflow runs; read when it is started. */
   intervalMinutes: number;
   /** A final delivery (SUCCEEDED, FAILED, CANCELLED) and its attempts, counted from its last change. */
@@ -46,6 +48,9 @@ export function retentionSettings(env: NodeJS.ProcessEnv = process.env): Retenti
   return {
     // Bounded above too: one statement is one transaction, and a huge batch holds its locks as long.
     batchSize: wholeNumber(env, 'RETENTION_BATCH_SIZE', 5_000, 1, 'rows per statement', 100_000),
+    // A catch-up purge of millions of rows beside full load: at its whole share it took 36 % of
+    // bench:api's requests on 2 cores (docs/retention.md, "Pacing").
+    busyShare: wholeNumber(env, 'RETENTION_BUSY_PERCENT', 20, 1, 'percent of the time a purge spends in its statements', 100) / 100,
     intervalMinutes: wholeNumber(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 'minutes between runs'),
     // A redelivery needs the event and list-deliveries shows the attempts: 30 days for both.
     webhookDeliveryMs: webhookDeliveryDays * DAY,

@@ -99,7 +99,7 @@ describe('retention purges', () => {
 
     const { db: counted, statements } = counting(db);
     const progress: number[] = [];
-    const idempotency = await purgeExpiredIdempotencyRecords({ db: counted }, (done) => progress.push(done.deleted), 3);
+    const idempotency = await purgeExpiredIdempotencyRecords({ db: counted }, (done) => progress.push(done.deleted), { batchSize: 3 });
     expectBounded(idempotency, statements, 8, 3);
     expect(progress).toEqual([3, 6]);
   });
@@ -197,7 +197,7 @@ describe('retention purges', () => {
     });
     await db.idempotencyRecord.deleteMany({});
     await db.idempotencyRecord.createMany({ data: [record('inside', ago(DAY - 60_000)), record('past', ago(DAY + 60_000))] });
-    const result = await purgeExpiredIdempotencyRecords({ db }, noProgress, 1);
+    const result = await purgeExpiredIdempotencyRecords({ db }, noProgress, { batchSize: 1 });
     expect(result.batches).toBe(1);
     expect((await db.idempotencyRecord.findMany({ where: { apiKeyId: 'akey_kept' } })).map((row) => row.key)).toEqual(['inside']);
   });
@@ -215,5 +215,8 @@ describe('retention purges', () => {
     expect(() => retentionSettings({ RETENTION_PORTAL_SESSION_DAYS: '0' })).toThrow(/at least 1/);
     expect(retentionSettings({ RETENTION_AUDIT_LOG_DAYS: '30' }).auditLogMs).toBe(30 * DAY);
     expect(retentionSettings({}).auditLogMs).toBe(400 * DAY);
+    expect(retentionSettings({}).busyShare).toBe(0.2);
+    expect(retentionSettings({ RETENTION_BUSY_PERCENT: '100' }).busyShare).toBe(1);
+    expect(() => retentionSettings({ RETENTION_BUSY_PERCENT: '0' })).toThrow(/RETENTION_BUSY_PERCENT must be a whole number, from 1 to 100/);
   });
 });
