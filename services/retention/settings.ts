@@ -49,8 +49,8 @@ export function retentionSettings(env: NodeJS.ProcessEnv = process.env): Retenti
     // Bounded above too: one statement is one transaction, and a huge batch holds its locks as long.
     batchSize: wholeNumber(env, 'RETENTION_BATCH_SIZE', 5_000, 1, 'rows per statement', 100_000),
     // A catch-up purge of millions of rows beside full load: at its whole share it took 36 % of
-    // bench:api's requests on 2 cores (docs/retention.md, "Pacing").
-    busyShare: wholeNumber(env, 'RETENTION_BUSY_PERCENT', 20, 1, 'percent of the time a purge spends in its statements', 100) / 100,
+    // bench:api's requests on 2 cores, at 20 % 16 %, at 10 % 12 % (docs/retention.md, "Pacing").
+    busyShare: wholeNumber(env, 'RETENTION_BUSY_PERCENT', 10, 1, 'percent of the time a purge spends in its statements', 100) / 100,
     intervalMinutes: wholeNumber(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 'minutes between runs'),
     // A redelivery needs the event and list-deliveries shows the attempts: 30 days for both.
     webhookDeliveryMs: webhookDeliveryDays * DAY,

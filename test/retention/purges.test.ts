@@ -215,7 +215,7 @@ describe('retention purges', () => {
     expect(() => retentionSettings({ RETENTION_PORTAL_SESSION_DAYS: '0' })).toThrow(/at least 1/);
     expect(retentionSettings({ RETENTION_AUDIT_LOG_DAYS: '30' }).auditLogMs).toBe(30 * DAY);
     expect(retentionSettings({}).auditLogMs).toBe(400 * DAY);
-    expect(retentionSettings({}).busyShare).toBe(0.2);
+    expect(retentionSettings({}).busyShare).toBe(0.1);
     expect(retentionSettings({ RETENTION_BUSY_PERCENT: '100' }).busyShare).toBe(1);
     expect(() => retentionSettings({ RETENTION_BUSY_PERCENT: '0' })).toThrow(/RETENTION_BUSY_PERCENT must be a whole number, from 1 to 100/);
   });
