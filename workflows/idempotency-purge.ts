@@ -4,8 +4,10 @@ import { idempotencyPurgeSummary } from '../domain/maintenance-summaries';
 import { runDetails, waitingUntil } from '../domain/workflow-details';
 
 const { purgeExpiredIdempotencyRecords, purgeExpiredV1RestoreRequests, purgeExpiredSignInRecords } = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
+  // Paced to a share of the time (docs/retention.md, "Pacing"), a catch-up of millions of records
+  // outlasts minutes; the heartbeat after every batch is what tells a stuck one from a busy one.
+  startToCloseTimeout: '6 hours',
+  heartbeatTimeout: '2 minutes',
   retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes' },
 });
 
