@@ -51,6 +51,31 @@ function decodeCatalogChars(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return adapter;
 }
 
+type ScriptRunner = { client: pg.Pool | pg.PoolClient; onError(error: unknown): never };
+
+/**
+ * @prisma/adapter-pg 7.10 runs a migration by splitting its script on every ";", so a function
+ * body (`$$ … ; … $$`) breaks apart. PostgreSQL takes the whole script as one simple query, as
+ * Prisma's native engine sends it: every statement runs, in one implicit transaction, so a
+ * migration that fails leaves nothing half-applied. Reaches into the adapter's private `client`
+ * and `onError` (the version pin above).
+ */
+function wholeScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const target = adapter as SqlDriverAdapter & Partial<ScriptRunner>;
+  if (!target.client || typeof target.onError !== 'function') {
+    throw new Error('@prisma/adapter-pg no longer has client and onError: revisit scripts/db/engine-adapter.ts');
+  }
+  const runner = target as SqlDriverAdapter & ScriptRunner;
+  runner.executeScript = async (script) => {
+    try {
+      await runner.client.query(script);
+    } catch (error) {
+      runner.onError(error);
+    }
+  };
+  return adapter;
+}
+
 async function execute(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -85,7 +110,7 @@ export function engineAdapterFactory(databaseUrl: string, shadowServerUrl?: stri
   return {
     provider: main.provider,
     adapterName: main.adapterName,
-    connect: async () => decodeCatalogChars(await main.connect()),
+    connect: async () => wholeScripts(decodeCatalogChars(await main.connect())),
 
     async connectToShadowDb() {
       if (!shadowServerUrl) throw new Error('No server was given for a shadow database');
@@ -93,7 +118,7 @@ export function engineAdapterFactory(databaseUrl: string, shadowServerUrl?: stri
       await execute(shadowServerUrl, `CREATE DATABASE "${name}"`);
       shadowDatabases.push(name);
       const shadow = new PrismaPg({ connectionString: withDatabase(shadowServerUrl, name) });
-      return decodeCatalogChars(await shadow.connect());
+      return wholeScripts(decodeCatalogChars(await shadow.connect()));
     },
 
     async dropShadowDatabases() {
