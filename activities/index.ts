@@ -3,6 +3,7 @@ import { createChargeActivities } from './charge';
 import { createDashboardSignInRecordActivities } from './dashboard-sign-in-records';
 import { createIdempotencyRecordActivities } from './idempotency-records';
 import { createInvoiceCollectionActivities } from './invoice-collection';
+import { createMetricsRollupActivities } from './metrics-rollup';
 import { createMonthlyStatementActivities } from './monthly-statements';
 import { createPaymentInstrumentActivities } from './payment-instruments';
 import { createPaymentSweepActivities } from './payment-sweep';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createV1RestoreRequestActivities(deps),
     ...createDashboardSignInRecordActivities(deps),
     ...createRetentionActivities(deps),
+    ...createMetricsRollupActivities(deps),
   };
 }
 

@@ -18,3 +18,7 @@ export function paymentSweepSummary(intervalMinutes: number): string {
 export function retentionSummary(intervalMinutes: number): string {
   return `Delete rows of the growing tables past their retention, in batches, ${every(intervalMinutes)} (docs/retention.md)`;
 }
+
+export function metricsRollupSummary(intervalMinutes: number): string {
+  return `Fold the day changes of payments and refunds into the overview's daily roll-up ${every(intervalMinutes)} (docs/metrics.md)`;
+}

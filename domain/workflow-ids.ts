@@ -23,6 +23,7 @@ export function invoiceCollectionWorkflowId(invoiceId: string): string {
 export const IDEMPOTENCY_PURGE_WORKFLOW_ID = 'maintenance/idempotency-purge';
 export const PAYMENT_SWEEP_WORKFLOW_ID = 'maintenance/payment-sweep';
 export const RETENTION_WORKFLOW_ID = 'maintenance/retention';
+export const METRICS_ROLLUP_WORKFLOW_ID = 'maintenance/metrics-rollup';
 
 /** One per subscription for its whole life: continue-as-new keeps the id. */
 export function subscriptionWorkflowId(subscriptionId: string): string {

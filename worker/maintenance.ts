@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { retentionSettings } from '../services/retention/settings';
-import { ensureIdempotencyPurge, ensurePaymentSweep, ensureRetention } from '../services/workflows/maintenance';
+import { ensureIdempotencyPurge, ensureMetricsRollup, ensurePaymentSweep, ensureRetention } from '../services/workflows/maintenance';
 import { ensureSettlementSchedules } from '../services/workflows/settlement-schedules';
 import { paymentSweepIntervalFromEnv } from './payment-sweep-interval';
 
@@ -12,5 +12,6 @@ export async function ensureMaintenanceWorkflows(client: Client, env: NodeJS.Pro
   await ensureIdempotencyPurge(client);
   await ensurePaymentSweep(client, paymentSweepIntervalFromEnv(env));
   await ensureRetention(client, retentionSettings(env).intervalMinutes);
+  await ensureMetricsRollup(client);
   await ensureSettlementSchedules(client);
 }

@@ -2,6 +2,7 @@ export { apiKeyRotationWorkflow, webhookKeyRotationWorkflow } from './secret-rot
 export { paymentInstrumentExpiryWorkflow } from './payment-instrument-expiry';
 export { idempotencyPurgeWorkflow } from './idempotency-purge';
 export { retentionWorkflow } from './retention';
+export { metricsRollupWorkflow } from './metrics-rollup';
 export { invoiceCollectionWorkflow } from './invoice-collection';
 export { paymentSweepWorkflow } from './payment-sweep';
 export { subscriptionWorkflow } from './subscription';

@@ -1,5 +1,6 @@
 import type { Database } from '../../prisma/client';
 import { readRows, sqlStatement } from '../../prisma/statements';
+import { paymentsByDay, spanValues } from './day-rollup';
 
 /** How far back the account's main currency is judged (docs/metrics.md, "Request"). */
 export const MAIN_CURRENCY_WINDOW_MS = 90 * 86_400_000;
@@ -9,7 +10,7 @@ export const FALLBACK_CURRENCY = 'EUR';
 export type CurrencySource = 'REQUEST' | 'MAIN_CURRENCY' | 'DEFAULT';
 
 // The account's currencies by a loose scan of the payments index (one probe per currency), then
-// each currency's 90 days summed from the index alone: no heap row is read.
+// each currency's 90 days from the daily roll-up (services/metrics/day-rollup.ts).
 const mainCurrency = sqlStatement(
   'metrics.main_currency',
   `WITH RECURSIVE currencies AS (
@@ -19,15 +20,15 @@ const mainCurrency = sqlStatement(
      FROM currencies c WHERE c.currency IS NOT NULL
    )
    SELECT c.currency FROM currencies c,
-     LATERAL (SELECT sum(amount) AS collected FROM payments p
-              WHERE p.account_id = $1 AND p.currency = c.currency AND p.created_at >= $2 AND p.created_at < $3 AND p.status = 'SUCCEEDED') AS v
-   WHERE c.currency IS NOT NULL AND v.collected IS NOT NULL
+     LATERAL (SELECT sum(amount) AS collected, sum(count) AS payments FROM (${paymentsByDay('c.currency', 2)}) AS counted WHERE status = 'SUCCEEDED') AS v
+   WHERE c.currency IS NOT NULL AND v.payments > 0
    ORDER BY v.collected DESC, c.currency LIMIT 1`,
+  { planEachCall: true },
 );
 
 /** The currency the figures are read in: the one asked for, else the account's main currency, else EUR. */
 export async function figuresCurrency(db: Database, accountId: string, requested: string | undefined, now: number): Promise<{ currency: string; source: CurrencySource }> {
   if (requested) return { currency: requested, source: 'REQUEST' };
-  const [main] = await readRows<{ currency: string }>(db, mainCurrency, [accountId, new Date(now - MAIN_CURRENCY_WINDOW_MS), new Date(now)]);
+  const [main] = await readRows<{ currency: string }>(db, mainCurrency, [accountId, ...spanValues({ from: now - MAIN_CURRENCY_WINDOW_MS, to: now })]);
   return main ? { currency: main.currency, source: 'MAIN_CURRENCY' } : { currency: FALLBACK_CURRENCY, source: 'DEFAULT' };
 }

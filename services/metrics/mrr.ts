@@ -35,6 +35,9 @@ const mrrChanges = sqlStatement(
             COALESCE(c.from_status = 'ACTIVE' OR (c.from_status = 'REDEMPTION' AND COALESCE(s.first_active_at <= c.occurred_at, false)), false) AS counted_before
      FROM subscriptions s JOIN subscription_status_changes c ON c.subscription_id = s.id
      WHERE c.account_id = $1 AND s.account_id = $1 AND s.currency = $2 AND c.occurred_at > $4
+       -- A change between two statuses never counted (a creation, TRIALING to CANCELLED) cannot
+       -- change MRR: left out before the join, from the index alone.
+       AND (c.to_status IN ('ACTIVE', 'REDEMPTION') OR c.from_status IN ('ACTIVE', 'REDEMPTION'))
    ) AS changes
    WHERE counted_after IS DISTINCT FROM counted_before
    GROUP BY 1`,

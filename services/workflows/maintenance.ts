@@ -1,8 +1,9 @@
 import type { Client } from '@temporalio/client';
-import { idempotencyPurgeSummary, paymentSweepSummary, retentionSummary } from '../../domain/maintenance-summaries';
-import { IDEMPOTENCY_PURGE_WORKFLOW_ID, PAYMENT_SWEEP_WORKFLOW_ID, RETENTION_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
+import { idempotencyPurgeSummary, metricsRollupSummary, paymentSweepSummary, retentionSummary } from '../../domain/maintenance-summaries';
+import { IDEMPOTENCY_PURGE_WORKFLOW_ID, METRICS_ROLLUP_WORKFLOW_ID, PAYMENT_SWEEP_WORKFLOW_ID, RETENTION_WORKFLOW_ID, TASK_QUEUE } from '../../domain/workflow-ids';
 import { searchAttributesOf } from '../../domain/workflow-search-attributes';
 import type { idempotencyPurgeWorkflow } from '../../workflows/idempotency-purge';
+import type { metricsRollupWorkflow } from '../../workflows/metrics-rollup';
 import type { paymentSweepWorkflow } from '../../workflows/payment-sweep';
 import type { retentionWorkflow } from '../../workflows/retention';
 
@@ -44,5 +45,20 @@ export async function ensureRetention(temporal: Client, intervalMinutes: number)
     args: [{ intervalMinutes }],
     typedSearchAttributes: searchAttributesOf({ resourceId: RETENTION_WORKFLOW_ID }),
     staticSummary: retentionSummary(intervalMinutes),
+  });
+}
+
+/** How often the overview's daily roll-up takes in what payments and refunds changed (docs/metrics.md, "Daily roll-up"). */
+export const METRICS_ROLLUP_INTERVAL_MINUTES = 1;
+
+/** Starts the metrics roll-up unless it runs: the fixed id keeps one. */
+export async function ensureMetricsRollup(temporal: Client, intervalMinutes: number = METRICS_ROLLUP_INTERVAL_MINUTES): Promise<void> {
+  await temporal.workflow.start<typeof metricsRollupWorkflow>('metricsRollupWorkflow', {
+    taskQueue: TASK_QUEUE,
+    workflowId: METRICS_ROLLUP_WORKFLOW_ID,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    args: [{ intervalMinutes }],
+    typedSearchAttributes: searchAttributesOf({ resourceId: METRICS_ROLLUP_WORKFLOW_ID }),
+    staticSummary: metricsRollupSummary(intervalMinutes),
   });
 }

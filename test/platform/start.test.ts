@@ -133,10 +133,12 @@ describe('npm start', () => {
     const purge = await client.workflow.getHandle('maintenance/idempotency-purge').describe();
     const sweep = await client.workflow.getHandle('maintenance/payment-sweep').describe();
     const retention = await client.workflow.getHandle('maintenance/retention').describe();
+    const rollup = await client.workflow.getHandle('maintenance/metrics-rollup').describe();
     await connection.close();
     expect(purge.status.name).toBe('RUNNING');
     expect(sweep.status.name).toBe('RUNNING');
     expect(retention.status.name).toBe('RUNNING');
+    expect(rollup.status.name).toBe('RUNNING');
     expect(workflows).toHaveLength(1);
     expect(workflows[0]).toMatch(new RegExp(`^${keyId}/rotation/`));
 
