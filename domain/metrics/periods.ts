@@ -55,18 +55,17 @@ export function monthEnds(now: number): { month: string; at: number }[] {
 }
 
 /**
- * `period` as the whole UTC days inside it (`days`, as `YYYY-MM-DD` dates, `to` excluded; absent
- * when no day fits) and the parts of a day left at its ends (`edges`): what the daily roll-up
- * answers and what is read row by row (docs/metrics.md, "Daily roll-up").
+ * `period` as the whole UTC days inside it (`days`, the first day's start to the start of the day
+ * after the last; absent when no day fits) and the parts of a day left at its ends (`edges`): what
+ * the daily roll-up answers and what is read row by row (docs/metrics.md, "Daily roll-up").
  */
-export function wholeDaysOf(period: Period): { days?: { from: string; to: string }; edges: Period[] } {
+export function wholeDaysOf(period: Period): { days?: Period; edges: Period[] } {
   const firstWhole = Math.ceil(period.from / DAY_MS) * DAY_MS;
   const endWhole = Math.floor(period.to / DAY_MS) * DAY_MS;
   if (firstWhole >= endWhole) return { edges: period.from < period.to ? [period] : [] };
-  const date = (at: number) => new Date(at).toISOString().slice(0, 10);
   const edges = [
     { from: period.from, to: firstWhole },
     { from: endWhole, to: period.to },
   ].filter((edge) => edge.from < edge.to);
-  return { days: { from: date(firstWhole), to: date(endWhole) }, edges };
+  return { days: { from: firstWhole, to: endWhole }, edges };
 }

@@ -5,9 +5,10 @@ import { readRows, sqlStatement } from '../../prisma/statements';
 const BATCH = 10_000;
 
 // One statement each: the changes taken are deleted and added to their days together, so a
-// reader sees them in one place or the other, never both, never neither. SKIP LOCKED lets two
-// folds run side by side on disjoint changes; a change not yet committed is not seen, and is
-// folded by a later run.
+// reader sees them in one place or the other, never both, never neither. SKIP LOCKED gives two
+// folds disjoint changes; a change not yet committed is not seen, and is folded by a later run.
+// The days are written in key order, so two folds adding to the same days wait for each other
+// instead of deadlocking.
 const foldPayments = sqlStatement(
   'metrics.fold_payment_day_changes',
   `WITH taken AS (
@@ -16,7 +17,7 @@ const foldPayments = sqlStatement(
      RETURNING account_id, currency, day, status, decline_code, payment_count, amount
    ), added AS (
      INSERT INTO metrics_payment_days AS d (account_id, currency, day, status, decline_code, payment_count, amount)
-     SELECT account_id, currency, day, status, decline_code, sum(payment_count), sum(amount) FROM taken GROUP BY 1, 2, 3, 4, 5
+     SELECT account_id, currency, day, status, decline_code, sum(payment_count), sum(amount) FROM taken GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
      ON CONFLICT (account_id, currency, day, status, decline_code)
      DO UPDATE SET payment_count = d.payment_count + EXCLUDED.payment_count, amount = d.amount + EXCLUDED.amount
      RETURNING 1
@@ -32,7 +33,7 @@ const foldRefunds = sqlStatement(
      RETURNING account_id, currency, day, status, refund_count, amount
    ), added AS (
      INSERT INTO metrics_refund_days AS d (account_id, currency, day, status, refund_count, amount)
-     SELECT account_id, currency, day, status, sum(refund_count), sum(amount) FROM taken GROUP BY 1, 2, 3, 4
+     SELECT account_id, currency, day, status, sum(refund_count), sum(amount) FROM taken GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
      ON CONFLICT (account_id, currency, day, status)
      DO UPDATE SET refund_count = d.refund_count + EXCLUDED.refund_count, amount = d.amount + EXCLUDED.amount
      RETURNING 1

@@ -19,10 +19,10 @@ const mainCurrency = sqlStatement(
      SELECT (SELECT p.currency FROM payments p WHERE p.account_id = $1 AND p.currency > c.currency ORDER BY p.currency LIMIT 1)
      FROM currencies c WHERE c.currency IS NOT NULL
    )
-   SELECT c.currency FROM currencies c,
-     LATERAL (SELECT sum(amount) AS collected, sum(count) AS payments FROM (${paymentsByDay('c.currency', 2)}) AS counted WHERE status = 'SUCCEEDED') AS v
-   WHERE c.currency IS NOT NULL AND v.payments > 0
-   ORDER BY v.collected DESC, c.currency LIMIT 1`,
+   SELECT candidate.currency FROM currencies candidate,
+     LATERAL (SELECT sum(amount) AS collected, sum(count) AS payments FROM (${paymentsByDay('candidate.currency', 2)}) AS counted WHERE status = 'SUCCEEDED') AS v
+   WHERE candidate.currency IS NOT NULL AND v.payments > 0
+   ORDER BY v.collected DESC, candidate.currency LIMIT 1`,
   { planEachCall: true },
 );
 

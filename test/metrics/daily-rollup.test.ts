@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { readDailyRevenue } from '../../services/metrics/daily-revenue';
 import { foldMetricsDayChanges } from '../../services/metrics/fold-day-changes';
+import { figuresCurrency } from '../../services/metrics/main-currency';
 import { readOverview } from '../../services/metrics/overview';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
@@ -17,7 +18,7 @@ const START = Date.parse('2026-06-01T00:00:00Z');
 const DAYS = 6;
 const NOW = START + (DAYS + 30) * DAY;
 const ACCOUNTS = ['acct_rollupone', 'acct_rolluptwo'];
-const CURRENCIES = ['EUR', 'USD'];
+const CURRENCIES = ['EUR', 'GBP', 'USD'];
 const PAYMENT_STATUSES = ['PROCESSING', 'SUCCEEDED', 'DECLINED', 'FAILED', 'REQUIRES_ACTION'];
 const REFUND_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'];
 const CODES = [null, 'insufficient_funds', 'do_not_honor', 'expired_card', 'card_declined', 'lost_card', 'stolen_card', 'processing_error'];
@@ -104,6 +105,18 @@ function expected(payments: PaymentRow[], refunds: RefundRow[], account: string,
   return { current, before, top, days };
 }
 
+/** The currency of the largest sum of SUCCEEDED payments in the 90 days before NOW, ties alphabetical; EUR when none. */
+function expectedMainCurrency(payments: PaymentRow[], account: string) {
+  const sums = new Map<string, { amount: number; count: number }>();
+  for (const p of payments) {
+    if (p.account !== account || p.status !== 'SUCCEEDED' || p.at < NOW - 90 * DAY || p.at >= NOW) continue;
+    const sum = sums.get(p.currency) ?? { amount: 0, count: 0 };
+    sums.set(p.currency, { amount: sum.amount + p.amount, count: sum.count + 1 });
+  }
+  const [best] = [...sums].sort((a, b) => b[1].amount - a[1].amount || (a[0] < b[0] ? -1 : 1));
+  return best ? { currency: best[0], source: 'MAIN_CURRENCY' } : { currency: 'EUR', source: 'DEFAULT' };
+}
+
 async function expectFigures(payments: PaymentRow[], refunds: RefundRow[], account: string, currency: string, period: { from: number; to: number }, label: string) {
   const want = expected(payments, refunds, account, currency, period);
   const overview = await readOverview(database.db, account, { currency, period }, NOW);
@@ -176,13 +189,18 @@ describe('daily roll-up of payments and refunds', () => {
         const row = pick(refunds);
         row.status = pick(REFUND_STATUSES);
         await sql(`UPDATE refunds SET status = $2, updated_at = now() WHERE id = $1`, [row.id, row.status]);
+      } else if (roll < 0.88) {
+        // A refund goes with its payment: a deleted payment's refunds count nowhere.
+        const row = pick(payments);
+        await sql(`DELETE FROM payments WHERE id = $1`, [row.id]);
+        payments.splice(payments.indexOf(row), 1);
+        await sql(`DELETE FROM refunds WHERE payment_id = $1 AND $2`, [row.id, next() < 0.5]);
+        for (const refund of refunds.filter((r) => r.paymentId === row.id)) refunds.splice(refunds.indexOf(refund), 1);
       } else if (roll < 0.9) {
-        const unrefunded = payments.filter((p) => !refunds.some((r) => r.paymentId === p.id));
-        if (unrefunded.length > 0) {
-          const row = pick(unrefunded);
-          await sql(`DELETE FROM payments WHERE id = $1`, [row.id]);
-          payments.splice(payments.indexOf(row), 1);
-        }
+        // A payment moved to another currency takes its refunds with it.
+        const row = pick(payments);
+        row.currency = pick(CURRENCIES);
+        await sql(`UPDATE payments SET currency = $2 WHERE id = $1`, [row.id, row.currency]);
       } else {
         await foldMetricsDayChanges(database.db, undefined, 1 + Math.floor(next() * 7));
         folds++;
@@ -192,6 +210,7 @@ describe('daily roll-up of payments and refunds', () => {
         const to = Math.min(START + (DAYS + 1) * DAY, from + pick([DAY, 2 * DAY, 3 * DAY, 1 + Math.floor(next() * 3 * DAY)]));
         for (const account of ACCOUNTS) {
           for (const currency of CURRENCIES) await expectFigures(payments, refunds, account, currency, { from, to }, `seed ${seed}, step ${step}, ${account} ${currency} ${new Date(from).toISOString()}–${new Date(to).toISOString()}`);
+          expect({ step, account, main: await figuresCurrency(database.db, account, undefined, NOW) }).toEqual({ step, account, main: expectedMainCurrency(payments, account) });
         }
       }
     }
@@ -202,6 +221,40 @@ describe('daily roll-up of payments and refunds', () => {
     expect(await sql('SELECT (SELECT count(*) FROM metrics_payment_day_changes)::int AS payments, (SELECT count(*) FROM metrics_refund_day_changes)::int AS refunds')).toEqual([{ payments: 0, refunds: 0 }]);
     const everything = { from: START - DAY, to: START + (DAYS + 1) * DAY };
     for (const account of ACCOUNTS) for (const currency of CURRENCIES) await expectFigures(payments, refunds, account, currency, everything, `all folded, ${account} ${currency}`);
+  });
+
+  it('moves a refund with its payment: to its new currency, and out with a deleted payment, folded or not', async () => {
+    const account = 'acct_rollupmoves';
+    await database.db.account.create({ data: { id: account, name: account } });
+    const at = START + 2 * DAY + 3_600_000;
+    const payments: PaymentRow[] = [{ id: 'pay_moves1', account, currency: 'EUR', at, status: 'SUCCEEDED', amount: 9_000, code: null }];
+    const refunds: RefundRow[] = [{ id: 're_moves1', account, paymentId: 'pay_moves1', at: at + DAY, status: 'SUCCEEDED', amount: 4_000 }];
+    await insertPayment(payments[0]!);
+    await insertRefund(refunds[0]!);
+    const week = { from: START, to: START + 7 * DAY };
+    const check = async (label: string) => {
+      for (const currency of CURRENCIES) await expectFigures(payments, refunds, account, currency, week, `${label}, ${currency}`);
+    };
+    for (const fold of [false, true]) {
+      if (fold) await foldMetricsDayChanges(database.db);
+      await check(`before, folded ${fold}`);
+      payments[0]!.currency = payments[0]!.currency === 'EUR' ? 'GBP' : 'EUR';
+      await sql(`UPDATE payments SET currency = $1 WHERE id = 'pay_moves1'`, [payments[0]!.currency]);
+      await check(`currency changed, folded ${fold}`);
+    }
+    await foldMetricsDayChanges(database.db);
+    await sql(`DELETE FROM payments WHERE id = 'pay_moves1'`);
+    payments.pop();
+    await check('payment deleted');
+    expect((await readOverview(database.db, account, { currency: 'EUR', period: week }, NOW)).refunds.current).toBe(0);
+  });
+
+  it('reads periods of any year, the first one included, as the rows would', async () => {
+    const account = ACCOUNTS[0]!;
+    const first = { from: Date.parse('0001-01-01T00:00:00Z'), to: Date.parse('0001-01-02T12:00:00Z') };
+    const overview = await readOverview(database.db, account, { currency: 'EUR', period: first }, NOW);
+    expect(overview.grossVolume).toEqual({ current: 0, previous: 0 });
+    expect((await readDailyRevenue(database.db, account, { currency: 'EUR', period: first }, NOW)).days.map((day) => day.date)).toEqual(['0001-01-01', '0001-01-02']);
   });
 
   it('counts the rows written before the migration: it adds them to the days under a lock, then the triggers take over', async () => {

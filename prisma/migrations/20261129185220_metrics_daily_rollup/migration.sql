@@ -1,3 +1,7 @@
+-- The script runs as one transaction (scripts/db/engine-adapter.ts): writers wait until the
+-- triggers and the days below are in place, so no row is counted twice or missed.
+LOCK TABLE payments, refunds IN SHARE ROW EXCLUSIVE MODE;
+
 -- CreateTable
 CREATE TABLE "metrics_payment_days" (
     "account_id" TEXT NOT NULL,
@@ -56,10 +60,6 @@ CREATE INDEX "metrics_payment_day_changes_account_id_currency_day_idx" ON "metri
 -- CreateIndex
 CREATE INDEX "metrics_refund_day_changes_account_id_currency_day_idx" ON "metrics_refund_day_changes"("account_id", "currency", "day");
 
--- The script runs as one transaction (scripts/db/engine-adapter.ts): writers wait until the
--- triggers and the days below are in place, so no row is counted twice or missed.
-LOCK TABLE payments, refunds IN SHARE ROW EXCLUSIVE MODE;
-
 -- The roll-up is a GROUP BY of payments and refunds kept by triggers (docs/metrics.md, "Daily
 -- roll-up"): every write that moves a row between groups adds −1 for the group it left and +1
 -- for the one it joined, in its own transaction, so a figure read from the days, the changes not
@@ -74,6 +74,15 @@ BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO metrics_payment_day_changes (account_id, currency, day, status, decline_code, payment_count, amount)
     VALUES (NEW.account_id, NEW.currency, (NEW.created_at AT TIME ZONE 'UTC')::date, NEW.status, COALESCE(NEW.decline_code, ''), 1, NEW.amount);
+  END IF;
+  -- A refund is in its payment's currency: gone with the payment, or moved with its currency.
+  IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND OLD.currency IS DISTINCT FROM NEW.currency) THEN
+    INSERT INTO metrics_refund_day_changes (account_id, currency, day, status, refund_count, amount)
+    SELECT r.account_id, OLD.currency, (r.created_at AT TIME ZONE 'UTC')::date, r.status, -1, -r.amount FROM refunds r WHERE r.payment_id = OLD.id;
+  END IF;
+  IF TG_OP = 'UPDATE' AND OLD.currency IS DISTINCT FROM NEW.currency THEN
+    INSERT INTO metrics_refund_day_changes (account_id, currency, day, status, refund_count, amount)
+    SELECT r.account_id, NEW.currency, (r.created_at AT TIME ZONE 'UTC')::date, r.status, 1, r.amount FROM refunds r WHERE r.payment_id = NEW.id;
   END IF;
   RETURN NULL;
 END
