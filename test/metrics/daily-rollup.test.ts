@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { readDailyRevenue } from '../../services/metrics/daily-revenue';
 import { foldMetricsDayChanges } from '../../services/metrics/fold-day-changes';
 import { figuresCurrency } from '../../services/metrics/main-currency';
 import { readOverview } from '../../services/metrics/overview';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase, sqlOn, type TestDatabase } from '../support/database';
 
 /**
  * The overview's payments and refunds come from the daily roll-up (docs/metrics.md, "Daily
@@ -28,15 +27,7 @@ interface RefundRow { id: string; account: string; paymentId: string; at: number
 
 let database: TestDatabase;
 
-async function sql(text: string, values: unknown[] = []) {
-  const client = new Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sql = (text: string, values: unknown[] = []) => sqlOn(database.url, text, values);
 
 /** mulberry32: a failing sequence replays from its seed. */
 function random(seed: number): () => number {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { mrrAt } from '../../services/metrics/mrr';
 import { readOverview } from '../../services/metrics/overview';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase, sqlOn, type TestDatabase } from '../support/database';
 
 /**
  * Subscriptions written before the status history existed (docs/metrics.md, "Known limits"): the
@@ -19,15 +18,7 @@ const NOVEMBER = { from: Date.parse('2026-11-01T00:00:00Z'), to: Date.parse('202
 
 let database: TestDatabase;
 
-async function sql(text: string, values: unknown[] = []) {
-  const client = new Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sql = (text: string, values: unknown[] = []) => sqlOn(database.url, text, values);
 
 async function subscription(id: string, account: string, status: string, monthlyAmount: number, version: number, createdAt: string, startedAt: string | null) {
   await sql(

@@ -40,3 +40,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** The rows of one statement on `url`, over a connection of its own: for a test that works below Prisma (a schema rolled back, raw rows). */
+export async function sqlOn(url: string, text: string, values: unknown[] = []): Promise<any[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
