@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { freePort } from '../net/free-port';
-import { healthyProcess, type ApiUnderTest } from './processes';
+import { serveWhenAsked, startCeilingServer, type ApiUnderTest } from './processes';
 
 /**
  * The ceiling of an HTTP route on this machine: Fastify and one `pg` pool of the API's size
@@ -26,18 +24,8 @@ async function serve(): Promise<void> {
 }
 
 /** Starts the bare route against `databaseUrl` with a pool of `poolSize`; its URL is `http://127.0.0.1:<port>/bare`. */
-export async function startBareRoute(databaseUrl: string, poolSize: number): Promise<ApiUnderTest> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--serve'], {
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize), PORT: String(port) },
-  });
-  return healthyProcess(child, port);
+export function startBareRoute(databaseUrl: string, poolSize: number): Promise<ApiUnderTest> {
+  return startCeilingServer(__filename, databaseUrl, poolSize);
 }
 
-if (process.argv[2] === '--serve') {
-  serve().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+serveWhenAsked(serve);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { ulid } from 'ulid';
@@ -7,8 +6,7 @@ import { EVENT_TYPES } from '../../domain/event-catalogue';
 import { newId } from '../../domain/ids';
 import { SANDBOX_PROFILES } from '../../services/payments/providers/registry';
 import { feeFor } from '../../services/payments/providers/sandbox-provider';
-import { freePort } from '../net/free-port';
-import { healthyProcess, type ApiUnderTest } from './processes';
+import { serveWhenAsked, startCeilingServer, type ApiUnderTest } from './processes';
 
 /**
  * The ceiling of bench:invoices (issue 45): the rows the platform writes for create → finalize →
@@ -152,18 +150,8 @@ async function serve(): Promise<void> {
 }
 
 /** Starts the ceiling against `databaseUrl` with a pool of `poolSize`; its routes are under `http://127.0.0.1:<port>/v2/invoices/`. */
-export async function startInvoiceCeiling(databaseUrl: string, poolSize: number): Promise<ApiUnderTest> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--serve'], {
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize), PORT: String(port) },
-  });
-  return healthyProcess(child, port);
+export function startInvoiceCeiling(databaseUrl: string, poolSize: number): Promise<ApiUnderTest> {
+  return startCeilingServer(__filename, databaseUrl, poolSize);
 }
 
-if (process.argv[2] === '--serve') {
-  serve().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+serveWhenAsked(serve);

@@ -102,3 +102,26 @@ export async function healthyProcess(child: ChildProcess, port: number): Promise
   }
   return { port, child, stop };
 }
+
+/**
+ * A ceiling server of the benches (bare-route.ts, invoice-ceiling.ts): its own file `entry`, run
+ * with `--serve` in a process of its own as the API runs, against `databaseUrl` with a pool of
+ * `poolSize` and a free port, once its /health answers. The file calls serveWhenAsked.
+ */
+export async function startCeilingServer(entry: string, databaseUrl: string, poolSize: number): Promise<ApiUnderTest> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, '--serve'], {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize), PORT: String(port) },
+  });
+  return healthyProcess(child, port);
+}
+
+/** Serves when the file was started by startCeilingServer; an import of it serves nothing. */
+export function serveWhenAsked(serve: () => Promise<void>): void {
+  if (process.argv[2] !== '--serve') return;
+  serve().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
